@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY taxilaw taxilaw
+COPY backend backend
+COPY dispatch dispatch
+COPY zones zones
+COPY driver_app driver_app
+COPY manage.py ./
+RUN pip install --no-cache-dir . && python manage.py collectstatic --no-input --verbosity 0
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "backend.asgi:application"]

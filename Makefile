@@ -1,0 +1,48 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install system-deps demo bench law-table messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Runs the platform on http://$(HOST):$(PORT) with Muriaé demo data (SQLite, in-memory channel layer).
+run: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	@echo
+	@echo "  Plataforma de táxis de Muriaé: http://$(HOST):$(PORT)/"
+	@echo "  DIMUTRAN (admin):     http://$(HOST):$(PORT)/admin/   usuário dimutran / senha dimutran123"
+	@echo "  Permissionário (API): usuário permissionario / senha taxi12345"
+	@echo "  Motorista auxiliar:   usuário auxiliar / senha taxi12345"
+	@echo "  API (OpenAPI):        http://$(HOST):$(PORT)/api/docs/"
+	@echo
+	$(BIN)/daphne -b $(HOST) -p $(PORT) backend.asgi:application
+
+## Installs everything and runs the whole test suite.
+test: install
+	$(BIN)/pytest -q
+
+## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.
+law-table: install
+	$(BIN)/python tools/law_table.py > docs/law-table.md
+
+## Compiles the translation catalogues (needs GNU gettext's msgfmt).
+messages: install
+	cd backend && ../$(BIN)/django-admin compilemessages
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

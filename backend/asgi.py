@@ -1,0 +1,19 @@
+"""ASGI entry point served by Daphne: HTTP through Django, websockets through Channels."""
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        # Daphne serves the console's assets itself: no separate web server is needed.
+        "http": ASGIStaticFilesHandler(django_asgi),
+    }
+)

@@ -1,0 +1,38 @@
+"""Dated parameters and municipal holidays, as DIMUTRAN edits them."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class DatedParameter(models.Model):
+    """A value set by decree, regulation or census, in force from a date."""
+
+    name = models.CharField(_("parâmetro"), max_length=64, db_index=True)
+    effective_from = models.DateField(_("vigente a partir de"))
+    value = models.DecimalField(_("valor"), max_digits=14, decimal_places=4)
+    source = models.CharField(_("ato normativo / fonte"), max_length=255)
+
+    class Meta:
+        verbose_name = _("parâmetro datado")
+        verbose_name_plural = _("parâmetros datados")
+        ordering = ["name", "effective_from"]
+        constraints = [models.UniqueConstraint(fields=["name", "effective_from"], name="one_value_per_date")]
+
+    def __str__(self):
+        return f"{self.name} = {self.value} ({self.effective_from:%d/%m/%Y})"
+
+
+class MunicipalHoliday(models.Model):
+    """A municipal holiday of Muriaé (Art. 45, II; working days of Art. 10, §1)."""
+
+    date = models.DateField(_("data"), unique=True)
+    name = models.CharField(_("nome"), max_length=120)
+    source = models.CharField(_("ato normativo / fonte"), max_length=255, blank=True)
+
+    class Meta:
+        verbose_name = _("feriado municipal")
+        verbose_name_plural = _("feriados municipais")
+        ordering = ["date"]
+
+    def __str__(self):
+        return f"{self.date:%d/%m/%Y} {self.name}"

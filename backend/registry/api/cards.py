@@ -1,0 +1,52 @@
+"""The driver's cards: the CMT (Art. 51) and the cab's CVI (Art. 32), with the compliance answer."""
+
+from django.utils import timezone
+
+from backend.api_errors import decision_payload
+
+from .. import compliance, selectors
+from ..models import Auxiliary, Person
+
+
+def _driven_permit(person: Person):
+    """The permit this person drives: their own (permissionário) or the one they assist (auxiliar)."""
+    permit = person.permits.filter(status__in=selectors.LIVE_STATUSES).first()
+    if permit:
+        return permit, "permissionario"
+    auxiliary = person.auxiliary_roles.filter(status=Auxiliary.Status.ACTIVE).select_related("permit").first()
+    if auxiliary:
+        return auxiliary.permit, "auxiliar"
+    return None, None
+
+
+def driver_cards(person: Person) -> dict:
+    permit, role = _driven_permit(person)
+    cmt = person.cmts.order_by("-expires_on").first()
+    vehicle = selectors.vehicle_in_service(permit) if permit else None
+    seal = vehicle.inspections.filter(result="passed").order_by("-inspected_on").first() if vehicle else None
+    decision = compliance.may_work(person, permit, timezone.now()) if permit else None
+    return {
+        "person": {"id": person.pk, "full_name": person.full_name},
+        "cmt": {
+            "number": cmt.number,
+            "issued_on": cmt.issued_on,
+            "expires_on": cmt.expires_on,
+            "role": role,
+            "permit": permit.number if permit else None,
+        }
+        if cmt
+        else None,
+        "cvi": {
+            "plate": vehicle.plate,
+            "make": vehicle.make,
+            "model": vehicle.model,
+            "model_year": vehicle.model_year,
+            "colour": vehicle.colour,
+            "permit": permit.number,
+            "seal_number": seal.seal_number if seal else None,
+            "seal_valid_until": seal.valid_until if seal else None,
+        }
+        if vehicle
+        else None,
+        "compliance": decision_payload(decision) if decision else None,
+    }

@@ -1,0 +1,23 @@
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from . import views
+
+router = DefaultRouter()
+router.register("people", views.PersonViewSet, basename="person")
+router.register("permits", views.PermitViewSet, basename="permit")
+router.register("renewals", views.RenewalViewSet, basename="renewal")
+router.register("vehicles", views.VehicleViewSet, basename="vehicle")
+router.register("inspections", views.InspectionViewSet, basename="inspection")
+router.register("auxiliaries", views.AuxiliaryViewSet, basename="auxiliary")
+router.register("transfers", views.TransferViewSet, basename="transfer")
+router.register("inquiries", views.InquiryViewSet, basename="inquiry")
+router.register("cmts", views.CmtViewSet, basename="cmt")
+router.register("suspensions", views.SuspensionViewSet, basename="suspension")
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("me/", views.MeView.as_view(), name="me"),
+    *router.urls,
+]

@@ -1,0 +1,296 @@
+"""Registry API: DIMUTRAN runs the life of permits; holders and drivers read their own."""
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from backend.api_errors import decision_payload
+
+from .. import compliance, selectors
+from ..models import Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RevocationInquiry, Suspension, Transfer, Vehicle
+from ..services import auxiliaries as auxiliary_services
+from ..services import people as people_services
+from ..services import permits as permit_services
+from ..services import revocation as revocation_services
+from ..services import transfers as transfer_services
+from ..services import vehicles as vehicle_services
+from . import serializers as s
+from .permissions import DimutranOrReadOwn, IsDimutran
+
+
+def _valid(serializer_class, request, **kwargs):
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class PersonViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """People of the registry (permissionários and auxiliares): DIMUTRAN only."""
+
+    queryset = Person.objects.all()
+    serializer_class = s.PersonSerializer
+    permission_classes = [IsDimutran]
+    search_fields = ["full_name", "cpf"]
+
+    def perform_create(self, serializer):
+        serializer.instance = people_services.register_person(**serializer.validated_data)
+
+    def perform_update(self, serializer):
+        serializer.instance = people_services.update_person(serializer.instance, **serializer.validated_data)
+
+
+class PermitViewSet(viewsets.ReadOnlyModelViewSet):
+    """Permits: DIMUTRAN grants and runs them (Art. 2-11); a holder reads their own."""
+
+    serializer_class = s.PermitSerializer
+    permission_classes = [DimutranOrReadOwn]
+    filterset_fields = ["status"]
+
+    def get_queryset(self):
+        return selectors.permits_held_by(self.request.user).select_related("holder")
+
+    def _permit(self, pk):
+        return get_object_or_404(Permit, pk=pk)
+
+    @extend_schema(request=s.PermitGrantSerializer, responses=s.PermitSerializer)
+    def create(self, request):
+        """Grant a permit won in a contest (Art. 2, Art. 3)."""
+        data = _valid(s.PermitGrantSerializer, request)
+        permit = permit_services.grant_permit(
+            person=data["holder"],
+            number=data["number"],
+            result_published_on=data["result_published_on"],
+            contest_model_year=data.get("contest_model_year"),
+            on=data["on"],
+        )
+        return Response(s.PermitSerializer(permit).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.SignTermSerializer, responses=s.AlvaraSerializer)
+    @action(detail=True, methods=["post"], url_path="sign-term")
+    def sign_term(self, request, pk=None):
+        """Sign the term of commitment; the alvará is issued (Art. 3, §1-2)."""
+        data = _valid(s.SignTermSerializer, request)
+        alvara = permit_services.sign_term(permit=self._permit(pk), signed_on=data["signed_on"])
+        return Response(s.AlvaraSerializer(alvara).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.RenewalRequestSerializer, responses=s.RenewalSerializer)
+    @action(detail=True, methods=["post"])
+    def renewals(self, request, pk=None):
+        """Request the alvará's renewal with the Art. 5 checklist (Art. 4-5)."""
+        data = _valid(s.RenewalRequestSerializer, request)
+        renewal = permit_services.request_renewal(permit=self._permit(pk), **data)
+        return Response(s.RenewalSerializer(renewal).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.DateSerializer, responses=s.PermitSerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        """The holder gives the permit up (Art. 8)."""
+        data = _valid(s.DateSerializer, request)
+        permit = permit_services.withdraw(permit=self._permit(pk), on=data["on"])
+        return Response(s.PermitSerializer(permit).data)
+
+    @extend_schema(request=s.TransferRequestSerializer, responses=s.TransferSerializer)
+    @action(detail=True, methods=["post"])
+    def transfers(self, request, pk=None):
+        """Transfer the permit (Art. 6, 7)."""
+        data = _valid(s.TransferRequestSerializer, request)
+        transfer = transfer_services.request_transfer(permit=self._permit(pk), **data)
+        return Response(s.TransferSerializer(transfer).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.VehicleReplaceSerializer, responses=s.VehicleSerializer)
+    @action(detail=True, methods=["post"], url_path="replace-vehicle")
+    def replace_vehicle(self, request, pk=None):
+        """Swap the taxi (Art. 34)."""
+        data = _valid(s.VehicleReplaceSerializer, request)
+        vehicle = vehicle_services.replace_vehicle(permit=self._permit(pk), **data)
+        return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.InquiryOpenSerializer, responses=s.InquirySerializer)
+    @action(detail=True, methods=["post"])
+    def inquiries(self, request, pk=None):
+        """Open the administrative inquiry before a revocation (Art. 9-10)."""
+        data = _valid(s.InquiryOpenSerializer, request)
+        inquiry = revocation_services.open_inquiry(permit=self._permit(pk), **data)
+        return Response(s.InquirySerializer(inquiry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=s.ComplianceSerializer)
+    @action(detail=True, methods=["get"], url_path=r"compliance/(?P<person_id>\d+)")
+    def compliance(self, request, pk=None, person_id=None):
+        """May this person drive this cab now? (the answer dispatch uses)."""
+        permit = get_object_or_404(self.get_queryset(), pk=pk)
+        person = get_object_or_404(Person, pk=person_id)
+        return Response(decision_payload(compliance.may_work(person, permit)))
+
+    def get_permissions(self):
+        if self.action in {"list", "retrieve", "compliance"}:
+            return [DimutranOrReadOwn()]
+        return [IsDimutran()]
+
+
+class RenewalViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.RenewalSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Renewal.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
+
+    @extend_schema(request=s.RenewalDocumentsSerializer, responses=s.RenewalSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
+    def documents(self, request, pk=None):
+        """Record documents presented later (Art. 5); the alvará comes when complete."""
+        data = _valid(s.RenewalDocumentsSerializer, request)
+        renewal = permit_services.update_renewal_documents(renewal=get_object_or_404(Renewal, pk=pk), **data)
+        return Response(s.RenewalSerializer(renewal).data)
+
+
+class VehicleViewSet(viewsets.ReadOnlyModelViewSet):
+    """Taxis (Art. 28-34): DIMUTRAN registers; a holder reads their own."""
+
+    serializer_class = s.VehicleSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Vehicle.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
+
+    @extend_schema(request=s.VehicleRegisterSerializer, responses=s.VehicleSerializer)
+    def create(self, request):
+        data = _valid(s.VehicleRegisterSerializer, request)
+        vehicle = vehicle_services.register_vehicle(**data)
+        return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
+
+
+class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Vistorias (Art. 35-40)."""
+
+    serializer_class = s.InspectionSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Inspection.objects.filter(vehicle__permit__in=selectors.permits_held_by(self.request.user))
+
+    def perform_create(self, serializer):
+        serializer.instance = vehicle_services.record_inspection(**serializer.validated_data)
+
+    @extend_schema(request=s.PaidOnSerializer, responses=s.InspectionSerializer)
+    @action(detail=True, methods=["post"], url_path="pay-fee", permission_classes=[IsDimutran])
+    def pay_fee(self, request, pk=None):
+        data = _valid(s.PaidOnSerializer, request)
+        inspection = vehicle_services.pay_inspection_fee(inspection=get_object_or_404(Inspection, pk=pk), **data)
+        return Response(s.InspectionSerializer(inspection).data)
+
+
+class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Auxiliary drivers (Art. 48-52): DIMUTRAN registers; a holder reads their own permit's."""
+
+    serializer_class = s.AuxiliarySerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Auxiliary.objects.filter(permit__in=selectors.permits_held_by(self.request.user)).select_related("person")
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        data["on"] = data.pop("authorized_on", None) or timezone.localdate()
+        serializer.instance = auxiliary_services.authorize_auxiliary(**data)
+
+    @extend_schema(request=s.SocialSecurityProofSerializer, responses=s.SocialSecurityProofSerializer)
+    @action(detail=True, methods=["post"], url_path="social-security-proofs", permission_classes=[IsDimutran])
+    def social_security_proofs(self, request, pk=None):
+        """The quarterly proof of contribution (Art. 1, §5)."""
+        data = _valid(s.SocialSecurityProofSerializer, request)
+        proof = auxiliary_services.record_social_security_proof(
+            auxiliary=get_object_or_404(Auxiliary, pk=pk),
+            quarter_end=data["quarter_end"],
+            presented_on=data.get("presented_on") or timezone.localdate(),
+        )
+        return Response(s.SocialSecurityProofSerializer(proof).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.CancelSerializer, responses=s.AuxiliarySerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
+    def cancel(self, request, pk=None):
+        data = _valid(s.CancelSerializer, request)
+        auxiliary = auxiliary_services.cancel_auxiliary(auxiliary=get_object_or_404(Auxiliary, pk=pk), **data)
+        return Response(s.AuxiliarySerializer(auxiliary).data)
+
+
+class TransferViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.TransferSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Transfer.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
+
+    @extend_schema(request=s.PaidOnSerializer, responses=s.TransferSerializer)
+    @action(detail=True, methods=["post"], url_path="pay-fee", permission_classes=[IsDimutran])
+    def pay_fee(self, request, pk=None):
+        """Proof of the transfer fee; the alvará follows (Art. 6, §5)."""
+        data = _valid(s.PaidOnSerializer, request)
+        transfer = transfer_services.pay_transfer_fee(transfer=get_object_or_404(Transfer, pk=pk), **data)
+        return Response(s.TransferSerializer(transfer).data)
+
+
+class InquiryViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.InquirySerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return RevocationInquiry.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
+
+    @extend_schema(request=s.DefenceSerializer, responses=s.InquirySerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
+    def defence(self, request, pk=None):
+        """The written defence, within 5 working days (Art. 10, §1)."""
+        data = _valid(s.DefenceSerializer, request)
+        inquiry = revocation_services.file_defence(inquiry=get_object_or_404(RevocationInquiry, pk=pk), **data)
+        return Response(s.InquirySerializer(inquiry).data)
+
+    @extend_schema(request=s.DecideSerializer, responses=s.InquirySerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
+    def decide(self, request, pk=None):
+        """Decide the inquiry; a revocation returns the permit (Art. 10, §2, Art. 11)."""
+        data = _valid(s.DecideSerializer, request)
+        inquiry = revocation_services.decide_inquiry(inquiry=get_object_or_404(RevocationInquiry, pk=pk), **data)
+        return Response(s.InquirySerializer(inquiry).data)
+
+
+class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """CMTs issued by the municipality (Art. 51): DIMUTRAN issues; a driver reads their own."""
+
+    serializer_class = s.CmtSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        user = self.request.user
+        if user.is_staff:
+            return Cmt.objects.select_related("person")
+        return Cmt.objects.filter(person__user=user).select_related("person")
+
+    def perform_create(self, serializer):
+        serializer.instance = auxiliary_services.issue_cmt(**serializer.validated_data)
+
+
+class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Suspensions (Art. 54, b): while one runs the cab gets no ride."""
+
+    serializer_class = s.SuspensionSerializer
+    permission_classes = [DimutranOrReadOwn]
+
+    def get_queryset(self):
+        return Suspension.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
+
+
+class MeView(APIView):
+    """The logged-in person: their CMT, the cab they drive (CVI) and whether they may work now."""
+
+    def get(self, request):
+        person = getattr(request.user, "person", None)
+        if person is None:
+            raise NotFound("Este usuário não está vinculado a um motorista.")
+        from .cards import driver_cards
+
+        return Response(driver_cards(person))

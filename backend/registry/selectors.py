@@ -1,0 +1,67 @@
+"""Reads of the registry, shaped as the law core's facts."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Q
+
+from taxilaw.permits import CandidateFacts
+
+from .models import Alvara, Auxiliary, Permit, Person, Transfer, Vehicle
+
+LIVE_STATUSES = (Permit.Status.AWAITING_TERM, Permit.Status.ACTIVE)
+
+
+def candidate_facts(person: Person) -> CandidateFacts:
+    """What Art. 2, Art. 7 and Art. 9, § único ask about a candidate."""
+    last_ceded = (
+        Transfer.objects.filter(cedent=person, status=Transfer.Status.COMPLETED)
+        .order_by("-completed_on")
+        .values_list("completed_on", flat=True)
+        .first()
+    )
+    return CandidateFacts(
+        is_autonomous_professional=person.is_autonomous_professional,
+        holds_permit=Permit.objects.filter(holder=person, status__in=LIVE_STATUSES).exists(),
+        last_ceded_permit_on=last_ceded,
+        had_permit_revoked=Permit.objects.filter(holder=person, status=Permit.Status.REVOKED).exists(),
+    )
+
+
+def current_alvara(permit: Permit) -> Alvara | None:
+    return permit.alvaras.order_by("-expires_on").first()
+
+
+def vehicle_in_service(permit: Permit) -> Vehicle | None:
+    return permit.vehicles.filter(in_service=True).first()
+
+
+def active_auxiliaries(permit: Permit):
+    return permit.auxiliaries.filter(status=Auxiliary.Status.ACTIVE)
+
+
+def permits_visible_to(user):
+    """DIMUTRAN sees every permit; a holder their own; an auxiliary the one they drive."""
+    if user.is_staff:
+        return Permit.objects.all()
+    person = getattr(user, "person", None)
+    if person is None:
+        return Permit.objects.none()
+    return Permit.objects.filter(
+        Q(holder=person) | Q(auxiliaries__person=person, auxiliaries__status=Auxiliary.Status.ACTIVE)
+    ).distinct()
+
+
+def permits_held_by(user):
+    """Permits whose data the user may read as their holder (or all, for DIMUTRAN)."""
+    if user.is_staff:
+        return Permit.objects.all()
+    person = getattr(user, "person", None)
+    return Permit.objects.filter(holder=person) if person else Permit.objects.none()
+
+
+def on_date(value: date | None) -> date:
+    from django.utils import timezone
+
+    return value or timezone.localdate()

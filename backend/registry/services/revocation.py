@@ -1,0 +1,93 @@
+"""The administrative inquiry and the revocation of a permit (Art. 9-11)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+
+from backend.api_errors import require
+from backend.parameters.selectors import municipal_holidays
+from taxilaw import revocation as law
+from taxilaw.decision import Decision, Reason
+from taxilaw.i18n import gettext_noop
+
+from ..models import Permit, RevocationInquiry
+from ..selectors import LIVE_STATUSES
+from . import vehicles as vehicle_services
+from .permits import end_permit
+
+
+@transaction.atomic
+def open_inquiry(*, permit: Permit, ground: str, facts: str, opened_on: date, summoned_on: date) -> RevocationInquiry:
+    """Open the inquiry that must precede a revocation, on a ground of Art. 9, I-IX (Art. 10)."""
+    if permit.status not in LIVE_STATUSES:
+        require(Decision.refuse(Reason("Art. 10", "permit_not_live", gettext_noop("A permissão não está em vigor."))))
+    if summoned_on < opened_on:
+        require(
+            Decision.refuse(Reason("Art. 10, §1", "summons_before_opening", gettext_noop("A intimação não pode anteceder a instauração."))),
+            "summoned_on",
+        )
+    return RevocationInquiry.objects.create(
+        permit=permit, ground=law.RevocationGround(ground).value, facts=facts, opened_on=opened_on, summoned_on=summoned_on
+    )
+
+
+def defence_deadline(inquiry: RevocationInquiry) -> date:
+    return law.defence_deadline(inquiry.summoned_on, municipal_holidays())
+
+
+@transaction.atomic
+def file_defence(*, inquiry: RevocationInquiry, defence: str, filed_on: date) -> RevocationInquiry:
+    """The holder's written defence, within 5 working days of the summons (Art. 10, §1)."""
+    inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
+    deadline = defence_deadline(inquiry)
+    if inquiry.outcome != RevocationInquiry.Outcome.PENDING or filed_on > deadline or filed_on < inquiry.summoned_on:
+        require(
+            Decision.refuse(
+                Reason(
+                    "Art. 10, §1",
+                    "defence_out_of_term",
+                    gettext_noop("A defesa deve ser apresentada entre a intimação e {deadline} (5 dias úteis, Art. 10, §1)."),
+                    {"deadline": deadline},
+                )
+            ),
+            "filed_on",
+        )
+    inquiry.defence = defence
+    inquiry.defence_filed_on = filed_on
+    inquiry.save(update_fields=["defence", "defence_filed_on"])
+    return inquiry
+
+
+@transaction.atomic
+def decide_inquiry(*, inquiry: RevocationInquiry, revoke: bool, decided_on: date, decision_text: str) -> RevocationInquiry:
+    """Decide after the defence term; a revocation returns the permit, with no indemnity (Art. 10, §2, Art. 11)."""
+    inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
+    if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
+        require(Decision.refuse(Reason("Art. 10", "inquiry_closed", gettext_noop("Este inquérito já foi decidido."))))
+    require(
+        law.may_decide_revocation(inquiry.summoned_on, inquiry.defence_filed_on, decided_on, municipal_holidays()),
+        "decided_on",
+    )
+    inquiry.decided_on = decided_on
+    inquiry.decision_text = decision_text
+    inquiry.outcome = RevocationInquiry.Outcome.REVOKED if revoke else RevocationInquiry.Outcome.DISMISSED
+    inquiry.save(update_fields=["decided_on", "decision_text", "outcome"])
+    if revoke:
+        permit = Permit.objects.select_for_update().get(pk=inquiry.permit_id)
+        outcome = law.revoke_permit(law.RevocationGround(inquiry.ground), decided_on)
+        end_permit(permit, outcome.status.value, decided_on)
+    return inquiry
+
+
+@transaction.atomic
+def substitute_after_judicial_loss(
+    *, permit: Permit, judgment_final_on: date, requested_on: date, proof_presented: bool, vehicle: dict
+):
+    """Replace a vehicle lost by court order within 30 days of the final judgment, with proof (Art. 11, § único)."""
+    require(
+        law.may_substitute_after_judicial_loss(judgment_final_on, requested_on, proof_presented, municipal_holidays()),
+        "requested_on",
+    )
+    return vehicle_services.replace_vehicle(permit=permit, on=requested_on, justified=True, **vehicle)

@@ -1,0 +1,113 @@
+"""Vehicles and inspections (Art. 14, 28, 34-40)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters, municipal_holidays
+from taxilaw import documents, permits as permit_law, vehicles as law
+from taxilaw.decision import Decision, Reason
+from taxilaw.i18n import gettext_noop
+
+from ..models import Inspection, Permit, Vehicle
+from ..selectors import vehicle_in_service
+
+
+def _check_vehicle_data(permit: Permit, data: dict, on: date) -> dict:
+    data = dict(data)
+    data["plate"] = documents.normalize_plate(data["plate"])
+    data["renavam"] = documents.normalize_renavam(data["renavam"])
+    require(documents.validate_plate(data["plate"]), "plate")
+    require(documents.validate_renavam(data["renavam"]), "renavam")
+    require(law.may_admit_vehicle(data["model_year"], on), "model_year")
+    require(permit_law.may_register_owners(data.get("owner_count", 1), permit.co_owned_grandfathered), "owner_count")
+    if data["manufacture_year"] > data["model_year"] or data["model_year"] - data["manufacture_year"] > 1:
+        require(
+            Decision.refuse(
+                Reason(
+                    "Art. 28",
+                    "model_year_mismatch",
+                    gettext_noop("O ano-modelo deve ser igual ao ano de fabricação ou o seguinte."),
+                )
+            ),
+            "model_year",
+        )
+    return data
+
+
+@transaction.atomic
+def register_vehicle(*, permit: Permit, on: date, **data) -> Vehicle:
+    """Put the permit's taxi in service: one per permit (Art. 1, III), at most 10 years old (Art. 28), no co-ownership (Art. 14)."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    if vehicle_in_service(permit):
+        require(
+            Decision.refuse(
+                Reason(
+                    "Art. 1, III",
+                    "one_taxi_per_permit",
+                    gettext_noop("A permissão {number} já tem um táxi em serviço; use a troca de veículo (Art. 34)."),
+                    {"number": permit.number},
+                )
+            )
+        )
+    data = _check_vehicle_data(permit, data, on)
+    return Vehicle.objects.create(permit=permit, in_service_since=on, **data)
+
+
+@transaction.atomic
+def replace_vehicle(*, permit: Permit, on: date, justified: bool = False, **data) -> Vehicle:
+    """Swap the taxi (Art. 34, I, Art. 34, II, a-b); the new one meets Art. 28 and Art. 14."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    old = vehicle_in_service(permit)
+    data = _check_vehicle_data(permit, data, on)
+    if old is not None:
+        require(law.may_replace_vehicle(old.model_year, data["model_year"], justified, permit.contest_model_year, on), "model_year")
+        old.in_service = False
+        old.removed_on = on
+        old.save(update_fields=["in_service", "removed_on"])
+    return Vehicle.objects.create(permit=permit, in_service_since=on, **data)
+
+
+@transaction.atomic
+def record_inspection(
+    *,
+    vehicle: Vehicle,
+    inspected_on: date,
+    result: str,
+    kind: str = Inspection.Kind.ANNUAL,
+    seal_number: str = "",
+    notes: str = "",
+) -> Inspection:
+    """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40)."""
+    passed = result == Inspection.Result.PASSED
+    if passed and not seal_number:
+        require(
+            Decision.refuse(
+                Reason("Art. 37", "seal_required", gettext_noop("Veículo aprovado na vistoria recebe selo: informe o número do selo (Art. 37)."))
+            ),
+            "seal_number",
+        )
+    extraordinary = kind == Inspection.Kind.EXTRAORDINARY
+    return Inspection.objects.create(
+        vehicle=vehicle,
+        kind=kind,
+        inspected_on=inspected_on,
+        result=result,
+        seal_number=seal_number if passed else "",
+        valid_until=law.inspection_due(inspected_on) if passed else None,
+        fee_brl=law.inspection_fee(current_parameters(), inspected_on),
+        fee_due_on=law.inspection_fee_due(inspected_on, extraordinary, municipal_holidays()),
+        notes=notes,
+    )
+
+
+@transaction.atomic
+def pay_inspection_fee(*, inspection: Inspection, paid_on: date) -> Inspection:
+    """Record the payment of the inspection fee (Art. 40)."""
+    inspection = Inspection.objects.select_for_update().get(pk=inspection.pk)
+    inspection.fee_paid_on = paid_on
+    inspection.save(update_fields=["fee_paid_on"])
+    return inspection

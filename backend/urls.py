@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+admin.site.site_header = "DIMUTRAN · Táxis de Muriaé"
+admin.site.site_title = "DIMUTRAN"
+admin.site.index_title = "Administração do serviço de táxis (Lei 1.242/1987)"
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("backend.registry.api.urls")),
+    path("api/", include("backend.parameters.urls")),
+]

@@ -1,0 +1,109 @@
+"""Drivers and auxiliaries: Art. 1, IV and §5, Cap. VII (Art. 48, 49, 51, 52)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Optional
+
+from .calendar import is_quarter_end, quarter_end
+from .decision import Decision, Reason
+from .i18n import gettext_noop
+from .parameters import Parameters
+
+#: Art. 48: auxiliaries per permit; 1 for a grandfathered co-owned cab (Art. 14).
+MAX_AUXILIARIES = 2
+MAX_AUXILIARIES_CO_OWNED = 1
+
+_ONE_DAY = timedelta(days=1)
+
+
+def may_add_auxiliary(current_active: int, co_owned: bool) -> Decision:
+    """Up to 2 auxiliaries per permit holder; 1 in the co-ownership case kept by Art. 14 (Art. 48)."""
+    limit = MAX_AUXILIARIES_CO_OWNED if co_owned else MAX_AUXILIARIES
+    if current_active < limit:
+        return Decision.allow("Art. 48")
+    return Decision.refuse(
+        Reason(
+            "Art. 48",
+            "too_many_auxiliaries",
+            gettext_noop("O permissionário já tem {current} auxiliar(es); o máximo é {limit} (Art. 48)."),
+            {"current": current_active, "limit": limit},
+        )
+    )
+
+
+def check_registration_prerequisites(enrolled_with_dimutran: bool, enrolled_social_security: bool) -> Decision:
+    """Holders and auxiliaries must be enrolled beforehand with DIMUTRAN and the Previdência Social (Art. 49, Art. 52)."""
+    reasons = []
+    if not enrolled_with_dimutran:
+        reasons.append(
+            Reason("Art. 49", "not_enrolled_dimutran", gettext_noop("O motorista deve estar previamente inscrito no órgão competente (Art. 49)."))
+        )
+    if not enrolled_social_security:
+        reasons.append(
+            Reason(
+                "Art. 49",
+                "not_enrolled_social_security",
+                gettext_noop("O motorista deve estar previamente inscrito na Previdência Social (Art. 49)."),
+            )
+        )
+    if reasons:
+        return Decision.refuse(*reasons)
+    return Decision.allow("Art. 49", "Art. 52")
+
+
+def _next_quarter_end(day: date) -> date:
+    return quarter_end(day + _ONE_DAY)
+
+
+def social_security_due(authorized_on: date, last_proof_quarter_end: Optional[date], params: Parameters) -> date:
+    """Last day to present the next quarterly social-security proof (Art. 1, §5).
+
+    The quarter to prove is the one after ``last_proof_quarter_end`` or, with
+    no proof yet, the quarter of the authorization; the proof is due
+    ``social_security_grace_days`` after that quarter ends.
+    """
+    if last_proof_quarter_end is None:
+        quarter = quarter_end(authorized_on)
+    else:
+        if not is_quarter_end(last_proof_quarter_end):
+            raise ValueError("last_proof_quarter_end must be the last day of a quarter")
+        quarter = _next_quarter_end(last_proof_quarter_end)
+    grace = int(params.as_of("social_security_grace_days", quarter))
+    return quarter + timedelta(days=grace)
+
+
+def social_security_status(
+    authorized_on: date, last_proof_quarter_end: Optional[date], params: Parameters, on: date
+) -> Decision:
+    """Is the auxiliary's quarterly social-security proof up to date? Overdue cancels the authorization (Art. 1, §5)."""
+    due = social_security_due(authorized_on, last_proof_quarter_end, params)
+    if on <= due:
+        return Decision.allow("Art. 1, §5")
+    return Decision.refuse(
+        Reason(
+            "Art. 1, §5",
+            "social_security_overdue",
+            gettext_noop("O comprovante trimestral de recolhimento à Previdência Social venceu em {due}; a autorização do auxiliar está cancelada (Art. 1, §5)."),
+            {"due": due.isoformat()},
+        )
+    )
+
+
+def cmt_valid(expires_on: Optional[date], on: date) -> Decision:
+    """The driver carries a valid CMT, the taxi driver's card (Art. 32, Art. 51)."""
+    if expires_on is None:
+        return Decision.refuse(
+            Reason("Art. 51", "cmt_missing", gettext_noop("O motorista não tem CMT (Carteira de Motorista de Táxi) (Art. 51)."))
+        )
+    if on <= expires_on:
+        return Decision.allow("Art. 32", "Art. 51")
+    return Decision.refuse(
+        Reason(
+            "Art. 51",
+            "cmt_expired",
+            gettext_noop("A CMT (Carteira de Motorista de Táxi) venceu em {expires_on} (Art. 51)."),
+            {"expires_on": expires_on.isoformat()},
+        ),
+        articles=("Art. 32",),
+    )

@@ -1,0 +1,201 @@
+"""The compliance answer: may this driver work this cab now?
+
+Called for every dispatch offer, so it does no I/O, builds nothing on the
+allowed path (a shared ``Decision`` is returned) and only allocates reasons
+when it refuses.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Optional, Union
+
+from .auxiliaries import social_security_due
+from .decision import Decision, Reason
+from .i18n import gettext_noop
+from .parameters import Parameters, default_parameters
+from .permits import PermitStatus
+from .vehicles import MAX_VEHICLE_AGE_YEARS, InspectionResult, inspection_due, vehicle_age
+
+#: Muriaé's civil time (Brazil has had no daylight saving since 2019).
+MURIAE_TZ = timezone(timedelta(hours=-3), "America/Sao_Paulo")
+
+
+class DriverRole(str, enum.Enum):
+    PERMISSIONARIO = "permissionario"  # Art. 1, III
+    AUXILIAR = "auxiliar"  # Art. 1, IV
+
+
+@dataclass(frozen=True, slots=True)
+class ComplianceFacts:
+    """What the registry knows about a driver and a cab at dispatch time."""
+
+    permit_status: PermitStatus
+    alvara_expires_on: Optional[date]
+    vehicle_model_year: int
+    last_inspection_result: Optional[InspectionResult]
+    last_inspection_on: Optional[date]
+    driver_role: DriverRole
+    cmt_expires_on: Optional[date]
+    suspensions: tuple[tuple[date, date], ...] = ()  # inclusive ranges (Art. 54, b)
+    vehicle_tolerance_until: Optional[date] = None  # provisional stand-in vehicle tolerated (Art. 34, § único)
+    auxiliary_authorization_active: bool = False
+    auxiliary_authorized_on: Optional[date] = None
+    social_security_last_proof_quarter_end: Optional[date] = None
+
+
+_ALLOWED = Decision.allow(
+    "Art. 4", "Art. 9", "Art. 28", "Art. 35", "Art. 38", "Art. 51", "Art. 54, b"
+)
+_ALLOWED_AUXILIARY = Decision.allow(
+    "Art. 1, IV", "Art. 1, §5", "Art. 4", "Art. 9", "Art. 28", "Art. 35", "Art. 38", "Art. 48", "Art. 51", "Art. 54, b"
+)
+
+_STATUS_REASONS = {
+    PermitStatus.AWAITING_TERM: Reason(
+        "Art. 3", "term_not_signed", gettext_noop("O termo de compromisso ainda não foi assinado; não há alvará (Art. 3, §2).")
+    ),
+    PermitStatus.LOST: Reason(
+        "Art. 3, §1", "permit_lost", gettext_noop("O direito à permissão foi perdido: termo não assinado em 30 dias (Art. 3, §1).")
+    ),
+    PermitStatus.REVOKED: Reason("Art. 9", "permit_revoked", gettext_noop("A permissão foi revogada (Art. 9, Art. 11).")),
+    PermitStatus.EXTINCT: Reason(
+        "Art. 4, §3", "permit_extinct", gettext_noop("A permissão está extinta por falta de renovação do alvará (Art. 4, §3).")
+    ),
+    PermitStatus.WITHDRAWN: Reason("Art. 8", "permit_withdrawn", gettext_noop("A permissão foi devolvida ao Município por desistência (Art. 8).")),
+    PermitStatus.SUSPENDED: Reason("Art. 54, b", "permit_suspended", gettext_noop("A permissão está suspensa (Art. 54, b).")),
+}
+
+_default_params: Optional[Parameters] = None
+
+
+def _params() -> Parameters:
+    global _default_params
+    if _default_params is None:
+        _default_params = default_parameters()
+    return _default_params
+
+
+def local_date(now: Union[datetime, date]) -> date:
+    """The calendar day in Muriaé of ``now`` (aware datetimes are converted, naive ones taken as local)."""
+    if isinstance(now, datetime):
+        if now.tzinfo is not None:
+            now = now.astimezone(MURIAE_TZ)
+        return now.date()
+    return now
+
+
+def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optional[Parameters] = None) -> Decision:
+    """May this driver work this cab now? Every reason against, each with its article.
+
+    Permit revoked (Art. 9), extinct (Art. 4, §3), withdrawn (Art. 8) or
+    suspended (Art. 54, b); alvará expired (Art. 4); vehicle over 10 years
+    (Art. 28, Art. 28, § único) unless a stand-in is tolerated (Art. 34,
+    § único); inspection failed (Art. 38), missing or overdue (Art. 35); CMT
+    missing or expired (Art. 51); for an auxiliary, authorization not active
+    (Art. 1, IV, Art. 49) or quarterly social-security proof overdue (Art. 1,
+    §5).
+    """
+    on = local_date(now)
+    reasons: list[Reason] = []
+
+    status = facts.permit_status
+    if status != PermitStatus.ACTIVE:
+        reasons.append(_STATUS_REASONS[PermitStatus(status)])
+    elif facts.suspensions:
+        for start, end in facts.suspensions:
+            if start <= on <= end:
+                reasons.append(
+                    Reason(
+                        "Art. 54, b",
+                        "permit_suspended",
+                        gettext_noop("A permissão está suspensa de {start} a {end} (Art. 54, b)."),
+                        {"start": start.isoformat(), "end": end.isoformat()},
+                    )
+                )
+                break
+
+    expires = facts.alvara_expires_on
+    if expires is None or on > expires:
+        reasons.append(
+            Reason(
+                "Art. 4",
+                "alvara_expired",
+                gettext_noop("O alvará venceu em {expires_on} (Art. 4).") if expires else gettext_noop("Não há alvará em vigor (Art. 4)."),
+                {"expires_on": expires.isoformat()} if expires else {},
+            )
+        )
+
+    tolerated = facts.vehicle_tolerance_until is not None and on <= facts.vehicle_tolerance_until
+    if not tolerated and vehicle_age(facts.vehicle_model_year, on) > MAX_VEHICLE_AGE_YEARS:
+        reasons.append(
+            Reason(
+                "Art. 28",
+                "vehicle_too_old",
+                gettext_noop("O veículo (ano modelo {model_year}) tem {age} anos de fabricação; o máximo é 10 (Art. 28)."),
+                {"model_year": facts.vehicle_model_year, "age": vehicle_age(facts.vehicle_model_year, on)},
+            )
+        )
+
+    result = facts.last_inspection_result
+    inspected = facts.last_inspection_on
+    if result is None or inspected is None:
+        reasons.append(Reason("Art. 35", "inspection_missing", gettext_noop("O veículo não tem vistoria anual registrada (Art. 35).")))
+    elif result is InspectionResult.FAILED or result == "failed":
+        reasons.append(
+            Reason(
+                "Art. 38",
+                "inspection_failed",
+                gettext_noop("O veículo foi reprovado na vistoria de {on} e só volta ao serviço após nova vistoria (Art. 38)."),
+                {"on": inspected.isoformat()},
+            )
+        )
+    else:
+        due = inspection_due(inspected)
+        if on > due:
+            reasons.append(
+                Reason("Art. 35", "inspection_overdue", gettext_noop("A vistoria anual venceu em {due} (Art. 35)."), {"due": due.isoformat()})
+            )
+
+    cmt = facts.cmt_expires_on
+    if cmt is None:
+        reasons.append(Reason("Art. 51", "cmt_missing", gettext_noop("O motorista não tem CMT (Carteira de Motorista de Táxi) (Art. 51).")))
+    elif on > cmt:
+        reasons.append(
+            Reason(
+                "Art. 51",
+                "cmt_expired",
+                gettext_noop("A CMT (Carteira de Motorista de Táxi) venceu em {expires_on} (Art. 51)."),
+                {"expires_on": cmt.isoformat()},
+            )
+        )
+
+    auxiliary = facts.driver_role is DriverRole.AUXILIAR or facts.driver_role == "auxiliar"
+    if auxiliary:
+        if not facts.auxiliary_authorization_active or facts.auxiliary_authorized_on is None:
+            reasons.append(
+                Reason(
+                    "Art. 1, IV",
+                    "auxiliary_not_authorized",
+                    gettext_noop("O motorista auxiliar não tem autorização ativa do órgão competente (Art. 1, IV e Art. 49)."),
+                )
+            )
+        else:
+            due = social_security_due(facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params())
+            if on > due:
+                reasons.append(
+                    Reason(
+                        "Art. 1, §5",
+                        "social_security_overdue",
+                        gettext_noop(
+                            "O comprovante trimestral de recolhimento à Previdência Social venceu em {due}; a autorização do auxiliar está cancelada (Art. 1, §5)."
+                        ),
+                        {"due": due.isoformat()},
+                    )
+                )
+
+    if not reasons:
+        return _ALLOWED_AUXILIARY if auxiliary else _ALLOWED
+    return Decision.refuse(*reasons)

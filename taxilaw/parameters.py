@@ -1,0 +1,103 @@
+"""Values that a decree, a regulation or a census changes, read as of a date.
+
+The law fixes some numbers itself (30 days, 2 years); those live in the rules.
+What the executive changes by decree (UFM/UPFM, fees, fines, tariffs), what a
+census changes (population) and what the regulation was left to fix (renewal
+deadlines) are *dated parameters*: each value has the date it takes effect and
+the act that set it. ``DEFAULT_PARAMETERS`` seeds the municipal table; the
+backend stores it in the database where DIMUTRAN edits it, and builds a
+:class:`Parameters` from those rows.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Iterable, Mapping, Union
+
+Value = Union[Decimal, int]
+
+
+class ParameterMissing(LookupError):
+    """No value of the parameter is in force on the date asked."""
+
+
+@dataclass(frozen=True)
+class DatedValue:
+    name: str
+    effective_from: date
+    value: Value
+    source: str
+
+
+class Parameters:
+    """A table of dated values; ``as_of(name, on)`` gives the one in force."""
+
+    def __init__(self, values: Iterable[DatedValue]):
+        series: dict[str, list[DatedValue]] = {}
+        for item in values:
+            series.setdefault(item.name, []).append(item)
+        self._series = {k: sorted(v, key=lambda d: d.effective_from) for k, v in series.items()}
+        self._dates = {k: [d.effective_from for d in v] for k, v in self._series.items()}
+
+    def entry(self, name: str, on: date) -> DatedValue:
+        dates = self._dates.get(name)
+        if not dates:
+            raise ParameterMissing(f"parameter {name!r} is not defined")
+        index = bisect.bisect_right(dates, on) - 1
+        if index < 0:
+            raise ParameterMissing(f"parameter {name!r} has no value in force on {on.isoformat()}")
+        return self._series[name][index]
+
+    def as_of(self, name: str, on: date) -> Value:
+        return self.entry(name, on).value
+
+    def names(self) -> list[str]:
+        return sorted(self._series)
+
+    def history(self, name: str) -> list[DatedValue]:
+        return list(self._series.get(name, ()))
+
+
+# Units and meaning of each parameter, for the admin and the docs.
+PARAMETER_UNITS: Mapping[str, str] = {
+    "ufm_brl": "R$ per UFM (Unidade Fiscal do Município)",
+    "upfm_brl": "R$ per UPFM (Unidade Padrão Fiscal do Município)",
+    "transfer_fee_taxi_upfm": "UPFM (Art. 6, §3, a)",
+    "transfer_fee_bus_upfm": "UPFM (Art. 6, §3, b)",
+    "transfer_fee_minibus_upfm": "UPFM (Art. 6, §3, c)",
+    "inspection_fee_upfm": "UPFM (Art. 40)",
+    "late_renewal_fine_ufm": "UFM (Art. 4, §2)",
+    "renewal_extinction_days": "days after the alvará expires (Art. 4, §3: set by regulation)",
+    "social_security_grace_days": "days after a quarter ends to present the proof (Art. 1, §5)",
+    "population": "inhabitants, IBGE (Art. 41, §3)",
+    "inhabitants_per_taxi": "inhabitants per taxi (Art. 41)",
+    "meter_fraction_brl": "R$ per taximeter step after the bandeirada (Art. 43; docs/meter.md)",
+    "meter_compare_tolerance_brl": "R$ of difference allowed between phone and server meters (Art. 43)",
+}
+
+_LEI = "Lei 1.242/1987"
+_DEMO = "demo value: replace with the value of the municipal decree in force"
+
+DEFAULT_PARAMETERS: tuple[DatedValue, ...] = (
+    DatedValue("ufm_brl", date(2000, 1, 1), Decimal("5.00"), _DEMO),
+    DatedValue("upfm_brl", date(2000, 1, 1), Decimal("5.00"), _DEMO),
+    DatedValue("transfer_fee_taxi_upfm", date(1987, 12, 28), Decimal("10"), f"{_LEI}, Art. 6, §3, a"),
+    DatedValue("transfer_fee_bus_upfm", date(1987, 12, 28), Decimal("50"), f"{_LEI}, Art. 6, §3, b"),
+    DatedValue("transfer_fee_minibus_upfm", date(1987, 12, 28), Decimal("20"), f"{_LEI}, Art. 6, §3, c"),
+    DatedValue("inspection_fee_upfm", date(1987, 12, 28), Decimal("0.30"), f"{_LEI}, Art. 40"),
+    DatedValue("late_renewal_fine_ufm", date(1987, 12, 28), Decimal("1"), f"{_LEI}, Art. 4, §2"),
+    DatedValue("renewal_extinction_days", date(1987, 12, 28), 60, "reading of Art. 4, §3 (docs/readings.md)"),
+    DatedValue("social_security_grace_days", date(1987, 12, 28), 30, "reading of Art. 1, §5 (docs/readings.md)"),
+    DatedValue("population", date(2010, 8, 1), 100765, "IBGE, Censo 2010"),
+    DatedValue("population", date(2022, 8, 1), 104108, "IBGE, Censo 2022"),
+    DatedValue("inhabitants_per_taxi", date(1987, 12, 28), 1000, f"{_LEI}, Art. 41"),
+    DatedValue("meter_fraction_brl", date(1987, 12, 28), Decimal("0.10"), "reading of Art. 43 (docs/readings-tariffs.md)"),
+    DatedValue("meter_compare_tolerance_brl", date(1987, 12, 28), Decimal("0.50"), "reading of Art. 43 (docs/readings-tariffs.md)"),
+)
+
+
+def default_parameters() -> Parameters:
+    return Parameters(DEFAULT_PARAMETERS)

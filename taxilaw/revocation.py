@@ -1,0 +1,191 @@
+"""Revocation of a permit: Art. 9 I-IX, Art. 10 (inquiry), Art. 11 and § único."""
+
+from __future__ import annotations
+
+import enum
+from datetime import date, timedelta
+from typing import Collection, Iterable, Optional
+
+from .calendar import add_working_days, day_term_end
+from .decision import Decision, Reason
+from .i18n import gettext_noop
+from .permits import PermitReturn, PermitStatus
+
+#: Art. 10, §1: working days to present the defence.
+DEFENCE_WORKING_DAYS = 5
+#: Art. 11, § único, I: days after the final judgment to ask to substitute the vehicle.
+JUDICIAL_LOSS_REQUEST_DAYS = 30
+#: Art. 9, V: days away from the rank in a month (consecutive / alternate).
+ABSENCE_CONSECUTIVE_DAYS = 5
+ABSENCE_TOTAL_DAYS = 10
+
+
+class RevocationGround(str, enum.Enum):
+    """The grounds of revocation of Art. 9, I-IX."""
+
+    DISCRETION = "discretion"  # I
+    BREACH_OF_TERM = "breach_of_term"  # II
+    MISCONDUCT = "misconduct"  # III
+    LICENCE_CASSATED = "licence_cassated"  # IV
+    ABSENT_FROM_RANK = "absent_from_rank"  # V
+    UNAUTHORIZED_DRIVER = "unauthorized_driver"  # VI
+    LOCK_OUT = "lock_out"  # VII
+    NOT_EXERCISING = "not_exercising"  # VIII
+    FORBIDDEN_FUEL = "forbidden_fuel"  # IX
+
+    @property
+    def article(self) -> str:
+        return _GROUNDS[self][0]
+
+    @property
+    def label(self) -> str:
+        return _GROUNDS[self][1]
+
+
+_GROUNDS = {
+    RevocationGround.DISCRETION: ("Art. 9, I", gettext_noop("A qualquer tempo, a critério do órgão permitente")),
+    RevocationGround.BREACH_OF_TERM: (
+        "Art. 9, II",
+        gettext_noop("Descumprimento das condições do termo de compromisso ou das normas complementares"),
+    ),
+    RevocationGround.MISCONDUCT: (
+        "Art. 9, III",
+        gettext_noop("Má conduta: condenação por delitos contra o patrimônio ou contra os costumes"),
+    ),
+    RevocationGround.LICENCE_CASSATED: ("Art. 9, IV", gettext_noop("Cassação do documento de habilitação do permissionário")),
+    RevocationGround.ABSENT_FROM_RANK: (
+        "Art. 9, V",
+        gettext_noop("Veículo ausente do ponto por 5 dias consecutivos ou 10 alternados no mês, sem força maior justificada"),
+    ),
+    RevocationGround.UNAUTHORIZED_DRIVER: (
+        "Art. 9, VI",
+        gettext_noop("Direção do veículo entregue a terceiro em desacordo com a lei"),
+    ),
+    RevocationGround.LOCK_OUT: ("Art. 9, VII", gettext_noop("Lock-out (recusa da prestação do serviço)")),
+    RevocationGround.NOT_EXERCISING: ("Art. 9, VIII", gettext_noop("O profissional autônomo deixou de exercer efetivamente a atividade")),
+    RevocationGround.FORBIDDEN_FUEL: ("Art. 9, IX", gettext_noop("Circulação com veículo movido a combustível proibido")),
+}
+
+
+def absence_from_rank(absent_days: Iterable[date], justified_days: Collection[date] = ()) -> Decision:
+    """Is there ground of Art. 9, V in one calendar month? 5 consecutive or 10 alternate unjustified absences.
+
+    ``absent_days`` are the days the vehicle was not at its rank;
+    ``justified_days`` those excused for force majeure. The decision
+    *refuses* (i.e. the ground is present) when, within a calendar month,
+    there are 5 consecutive or 10 in total unjustified days of absence.
+    """
+    by_month: dict[tuple[int, int], list[date]] = {}
+    for day in sorted(set(absent_days) - set(justified_days)):
+        by_month.setdefault((day.year, day.month), []).append(day)
+    for (year, month), days in by_month.items():
+        run = best = 1
+        for previous, current in zip(days, days[1:]):
+            run = run + 1 if current - previous == timedelta(days=1) else 1
+            best = max(best, run)
+        if best >= ABSENCE_CONSECUTIVE_DAYS or len(days) >= ABSENCE_TOTAL_DAYS:
+            return Decision.refuse(
+                Reason(
+                    "Art. 9, V",
+                    "absent_from_rank",
+                    gettext_noop(
+                        "Em {month}/{year} o veículo faltou ao ponto {total} dias ({consecutive} consecutivos) sem justificativa (Art. 9, V)."
+                    ),
+                    {"month": f"{month:02d}", "year": year, "total": len(days), "consecutive": best},
+                )
+            )
+    return Decision.allow("Art. 9, V")
+
+
+def defence_deadline(summoned_on: date, municipal_holidays: Collection[date] = ()) -> date:
+    """Last day of the defence in the revocation inquiry: 5 working days from the summons (Art. 10, §1)."""
+    return add_working_days(summoned_on, DEFENCE_WORKING_DAYS, municipal_holidays)
+
+
+def may_decide_revocation(
+    summoned_on: date,
+    defence_filed_on: Optional[date],
+    decide_on: date,
+    holidays: Collection[date] = (),
+) -> Decision:
+    """May the inquiry decide on the revocation on ``decide_on``? (Art. 10, Art. 10, §1, Art. 10, §2)
+
+    Not until the 5 working days of defence have run out (the whole last day
+    belongs to the defence), unless the defence was already filed. When
+    allowed, the articles include Art. 10, §2: a revocation gives no right to
+    any indemnity.
+    """
+    deadline = defence_deadline(summoned_on, holidays)
+    if defence_filed_on is not None and decide_on >= defence_filed_on:
+        return Decision.allow("Art. 10", "Art. 10, §1", "Art. 10, §2")
+    if decide_on > deadline:
+        return Decision.allow("Art. 10", "Art. 10, §1", "Art. 10, §2")
+    return Decision.refuse(
+        Reason(
+            "Art. 10, §1",
+            "defence_term_running",
+            gettext_noop("O prazo de defesa (5 dias úteis da intimação) vai até {deadline}; a revogação não pode ser decidida antes (Art. 10, §1)."),
+            {"deadline": deadline.isoformat()},
+        ),
+        articles=("Art. 10",),
+    )
+
+
+def revoke_permit(ground: RevocationGround, revoked_on: date) -> PermitReturn:
+    """The revoked permit returns to the municipality and is refilled by public contest (Art. 11).
+
+    No indemnity is due (Art. 10, §2) and the former holder is barred from
+    future permits (Art. 9, § único).
+    """
+    ground = RevocationGround(ground)
+    return PermitReturn(
+        status=PermitStatus.REVOKED,
+        returned_on=revoked_on,
+        refill_by_contest=True,
+        indemnity=False,
+        permanent_bar=True,
+        decision=Decision.allow(ground.article, "Art. 9, § único", "Art. 10, §2", "Art. 11"),
+    )
+
+
+def judicial_loss_request_deadline(judgment_final_on: date, municipal_holidays: Collection[date] = ()) -> date:
+    """Last day to ask to substitute the vehicle lost by a final judgment: 30 days (Art. 11, § único, I)."""
+    return day_term_end(judgment_final_on, JUDICIAL_LOSS_REQUEST_DAYS, municipal_holidays)
+
+
+def may_substitute_after_judicial_loss(
+    judgment_final_on: date,
+    requested_on: date,
+    proof_presented: bool,
+    municipal_holidays: Collection[date] = (),
+) -> Decision:
+    """Vehicle substitution after losing it by a final judgment (Art. 11, § único, I-II).
+
+    Requested within 30 days of the judgment becoming final (Art. 11, § único,
+    I; later, the permit is revoked) and with proof of the loss (Art. 11,
+    § único, II).
+    """
+    reasons = []
+    deadline = judicial_loss_request_deadline(judgment_final_on, municipal_holidays)
+    if requested_on > deadline:
+        reasons.append(
+            Reason(
+                "Art. 11, § único, I",
+                "judicial_loss_request_late",
+                gettext_noop(
+                    "A substituição devia ser requerida até {deadline}, 30 dias do trânsito em julgado; a permissão será revogada (Art. 11, § único, I)."
+                ),
+                {"deadline": deadline.isoformat()},
+            )
+        )
+    if not proof_presented:
+        reasons.append(
+            Reason(
+                "Art. 11, § único, II",
+                "judicial_loss_proof_missing",
+                gettext_noop("Apresente o comprovante da perda da posse ou propriedade do veículo (Art. 11, § único, II)."),
+            )
+        )
+    if reasons:
+        return Decision.refuse(*reasons, articles=("Art. 11, § único",))
+    return Decision.allow("Art. 11, § único", "Art. 11, § único, I", "Art. 11, § único, II")

@@ -1,0 +1,82 @@
+"""A permit's whole life through the API, as DIMUTRAN runs it (Art. 2-11, 28, 35-40)."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+
+from backend.registry.models import Permit
+
+from .conftest import vehicle_data
+
+pytestmark = pytest.mark.django_db
+
+
+def ok(response, status=200):
+    assert response.status_code == status, response.content.decode()
+    return response.json()
+
+
+@pytest.mark.article("Art. 3, §1", "Art. 3, §2", "Art. 4", "Art. 4, §1", "Art. 5", "Art. 6, I", "Art. 6, §5", "Art. 7", "Art. 10, §1", "Art. 11", "Art. 35", "Art. 40")
+def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make_person, today):
+    holder, buyer = make_person(), make_person()
+    published = today - timedelta(days=3 * 365 + 20)
+
+    permit = ok(dimutran.post("/api/permits/", {"holder": holder.pk, "number": "TX-500", "result_published_on": published, "on": published}, format="json"), 201)
+    assert permit["status"] == "awaiting_term"
+
+    # Art. 3, §1-2: term within 30 days, alvará issued at once, valid 1 year (Art. 4).
+    signed = published + timedelta(days=30)
+    alvara = ok(dimutran.post(f"/api/permits/{permit['id']}/sign-term/", {"signed_on": signed}, format="json"), 201)
+    assert alvara["issued_on"] == signed.isoformat()
+    assert alvara["expires_on"] == signed.replace(year=signed.year + 1).isoformat()
+
+    vehicle = ok(dimutran.post("/api/vehicles/", {"permit": permit["id"], "on": signed, **vehicle_data(signed.year)}, format="json"), 201)
+    inspection = ok(
+        dimutran.post("/api/inspections/", {"vehicle": vehicle["id"], "inspected_on": signed, "result": "passed", "seal_number": "SV-1"}, format="json"),
+        201,
+    )
+    assert Decimal(inspection["fee_brl"]) == Decimal("1.50")  # 0,30 UPFM x R$ 5,00 (Art. 40)
+
+    # Art. 4, §1 and Art. 5: renewal in the expiry month with every document.
+    expiry = signed.replace(year=signed.year + 1)
+    documents = {"professional_license": True, "vehicle_registration_insurance": True, "issqn_paid": True, "cpf": True, "no_fine_debt": True}
+    renewal = ok(dimutran.post(f"/api/permits/{permit['id']}/renewals/", {"requested_on": expiry, "documents": documents}, format="json"), 201)
+    assert renewal["status"] == "granted" and renewal["timing"] == "on_time"
+    assert renewal["alvara"]["expires_on"] == expiry.replace(year=expiry.year + 1).isoformat()
+
+    # Art. 6, I: after 2 years, to a professional with a vehicle of at most 2 years; the fee first (Art. 6, §5).
+    transfer_on = signed + timedelta(days=2 * 365 + 30)
+    new_cab = vehicle_data(transfer_on.year)
+    transfer = ok(
+        dimutran.post(
+            f"/api/permits/{permit['id']}/transfers/",
+            {"transferee": buyer.pk, "kind": "inter_vivos", "requested_on": transfer_on, "vehicle": new_cab},
+            format="json",
+        ),
+        201,
+    )
+    assert transfer["status"] == "awaiting_fee" and Decimal(transfer["fee_brl"]) == Decimal("50.00")  # 10 UPFM
+    assert Permit.objects.get(pk=permit["id"]).holder == holder
+    transfer = ok(dimutran.post(f"/api/transfers/{transfer['id']}/pay-fee/", {"paid_on": transfer_on}, format="json"))
+    assert transfer["status"] == "completed"
+    detail = ok(dimutran.get(f"/api/permits/{permit['id']}/"))
+    assert detail["holder"] == buyer.pk and detail["vehicle"]["plate"] == new_cab["plate"]
+
+    # Art. 7: the cedent may not ask for a new permit for 2 years.
+    refused = dimutran.post("/api/permits/", {"holder": holder.pk, "number": "TX-501", "result_published_on": transfer_on, "on": transfer_on}, format="json")
+    assert refused.status_code == 400 and "Art. 7" in [r["article"] for r in refused.json()["reasons"]]
+
+    # Art. 10, §1: inquiry, defence within 5 working days, then revocation; back to the municipality (Art. 11).
+    opened = transfer_on + timedelta(days=40)
+    inquiry = ok(
+        dimutran.post(f"/api/permits/{permit['id']}/inquiries/", {"ground": "lock_out", "facts": "Recusa coletiva.", "opened_on": opened, "summoned_on": opened}, format="json"),
+        201,
+    )
+    early = dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": opened, "decision_text": "x"}, format="json")
+    assert early.status_code == 400 and early.json()["reasons"][0]["article"] == "Art. 10, §1"
+    after_defence = date.fromisoformat(inquiry["defence_deadline"]) + timedelta(days=1)
+    decided = ok(dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": after_defence, "decision_text": "Lock-out comprovado."}, format="json"))
+    assert decided["outcome"] == "revoked"
+    assert ok(dimutran.get(f"/api/permits/{permit['id']}/"))["status"] == "revoked"
+    assert ok(dimutran.get(f"/api/permits/{permit['id']}/"))["vehicle"] is None

@@ -1,0 +1,9 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    """Password hashing is deliberately slow; tests need users, not strong hashes."""
+    if "django_db_setup" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        settings = request.getfixturevalue("settings")
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

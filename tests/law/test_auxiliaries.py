@@ -1,0 +1,62 @@
+"""Auxiliaries: Art. 1, §5, Art. 48, Art. 49, Art. 51."""
+
+from datetime import date
+
+import pytest
+
+from taxilaw.auxiliaries import (
+    check_registration_prerequisites,
+    cmt_valid,
+    may_add_auxiliary,
+    social_security_due,
+    social_security_status,
+)
+from taxilaw.parameters import default_parameters
+
+PARAMS = default_parameters()
+
+
+@pytest.mark.article("Art. 48")
+def test_art_48_up_to_two_auxiliaries():
+    assert may_add_auxiliary(0, co_owned=False)
+    assert may_add_auxiliary(1, co_owned=False)
+    refused = may_add_auxiliary(2, co_owned=False)
+    assert not refused and refused.codes == ("too_many_auxiliaries",)
+
+
+@pytest.mark.article("Art. 48", "Art. 14")
+def test_art_48_one_auxiliary_for_co_owned_cab():
+    assert may_add_auxiliary(0, co_owned=True)
+    assert not may_add_auxiliary(1, co_owned=True)
+
+
+@pytest.mark.article("Art. 49")
+def test_art_49_registration_prerequisites():
+    assert check_registration_prerequisites(True, True)
+    refused = check_registration_prerequisites(False, False)
+    assert refused.codes == ("not_enrolled_dimutran", "not_enrolled_social_security")
+
+
+@pytest.mark.article("Art. 1, §5")
+def test_art_1_par_5_first_proof_due_after_quarter_of_authorization():
+    assert social_security_due(date(2026, 2, 10), None, PARAMS) == date(2026, 4, 30)
+    assert social_security_status(date(2026, 2, 10), None, PARAMS, date(2026, 4, 30))
+    refused = social_security_status(date(2026, 2, 10), None, PARAMS, date(2026, 5, 1))
+    assert not refused and refused.codes == ("social_security_overdue",)
+
+
+@pytest.mark.article("Art. 1, §5")
+def test_art_1_par_5_next_quarter_after_last_proof():
+    assert social_security_due(date(2025, 2, 10), date(2026, 3, 31), PARAMS) == date(2026, 7, 30)
+    assert social_security_due(date(2025, 2, 10), date(2025, 12, 31), PARAMS) == date(2026, 4, 30)
+    assert social_security_status(date(2025, 2, 10), date(2026, 3, 31), PARAMS, date(2026, 7, 30))
+    assert not social_security_status(date(2025, 2, 10), date(2026, 3, 31), PARAMS, date(2026, 7, 31))
+    with pytest.raises(ValueError):
+        social_security_due(date(2025, 2, 10), date(2026, 3, 30), PARAMS)
+
+
+@pytest.mark.article("Art. 51")
+def test_art_51_cmt_validity():
+    assert cmt_valid(date(2026, 6, 1), date(2026, 6, 1))
+    assert cmt_valid(date(2026, 6, 1), date(2026, 6, 2)).codes == ("cmt_expired",)
+    assert cmt_valid(None, date(2026, 6, 2)).codes == ("cmt_missing",)

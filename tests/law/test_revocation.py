@@ -1,0 +1,87 @@
+"""Revocation: Art. 9, I-IX, Art. 10, §1-2, Art. 11 and § único."""
+
+from datetime import date, timedelta
+
+import pytest
+
+from taxilaw.permits import PermitStatus
+from taxilaw.revocation import (
+    RevocationGround,
+    absence_from_rank,
+    defence_deadline,
+    judicial_loss_request_deadline,
+    may_decide_revocation,
+    may_substitute_after_judicial_loss,
+    revoke_permit,
+)
+
+NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"]
+
+
+@pytest.mark.article(*(f"Art. 9, {n}" for n in NUMERALS))
+def test_art_9_nine_grounds_with_labels():
+    grounds = list(RevocationGround)
+    assert [g.article for g in grounds] == [f"Art. 9, {n}" for n in NUMERALS]
+    assert all(g.label for g in grounds)
+    assert RevocationGround("lock_out").label.startswith("Lock-out")
+
+
+@pytest.mark.article("Art. 9, V")
+def test_art_9_v_five_consecutive_days_absent():
+    days = [date(2026, 5, d) for d in range(4, 9)]
+    refused = absence_from_rank(days)
+    assert not refused and refused.codes == ("absent_from_rank",)
+    assert absence_from_rank(days[:4])
+    assert absence_from_rank(days, justified_days={date(2026, 5, 6)})
+
+
+@pytest.mark.article("Art. 9, V")
+def test_art_9_v_ten_alternate_days_in_the_month():
+    nine = [date(2026, 5, d) for d in range(1, 19, 2)]
+    assert len(nine) == 9 and absence_from_rank(nine)
+    assert not absence_from_rank(nine + [date(2026, 5, 31)])
+    # 10 alternate days split across two months are not a ground
+    assert absence_from_rank(nine + [date(2026, 6, 2)])
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_art_10_par_1_defence_deadline_five_working_days():
+    assert defence_deadline(date(2026, 4, 16)) == date(2026, 4, 24)
+    assert defence_deadline(date(2026, 4, 16), {date(2026, 4, 22)}) == date(2026, 4, 27)
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_art_10_par_1_no_decision_within_defence_term():
+    refused = may_decide_revocation(date(2026, 4, 16), None, date(2026, 4, 24))
+    assert not refused and refused.codes == ("defence_term_running",)
+
+
+@pytest.mark.article("Art. 10, §1", "Art. 10, §2")
+def test_art_10_decision_after_term_or_after_defence():
+    after = may_decide_revocation(date(2026, 4, 16), None, date(2026, 4, 25))
+    assert after and "Art. 10, §2" in after.articles
+    assert may_decide_revocation(date(2026, 4, 16), date(2026, 4, 20), date(2026, 4, 20))
+    assert not may_decide_revocation(date(2026, 4, 16), None, date(2026, 4, 27), holidays={date(2026, 4, 22)})
+
+
+@pytest.mark.article("Art. 11", "Art. 10, §2", "Art. 9, § único")
+def test_art_11_revoked_permit_returns_and_is_refilled_by_contest():
+    outcome = revoke_permit(RevocationGround.LOCK_OUT, date(2026, 6, 1))
+    assert outcome.status is PermitStatus.REVOKED
+    assert outcome.refill_by_contest and not outcome.indemnity and outcome.permanent_bar
+    assert {"Art. 9, VII", "Art. 11", "Art. 10, §2"} <= set(outcome.decision.articles)
+
+
+@pytest.mark.article("Art. 11, § único, I")
+def test_art_11_par_unico_i_request_on_day_30_not_31():
+    final = date(2026, 3, 2)
+    assert judicial_loss_request_deadline(final) == date(2026, 4, 1)
+    assert may_substitute_after_judicial_loss(final, date(2026, 4, 1), proof_presented=True)
+    refused = may_substitute_after_judicial_loss(final, date(2026, 4, 2), proof_presented=True)
+    assert not refused and refused.codes == ("judicial_loss_request_late",)
+
+
+@pytest.mark.article("Art. 11, § único, II")
+def test_art_11_par_unico_ii_proof_required():
+    refused = may_substitute_after_judicial_loss(date(2026, 3, 2), date(2026, 3, 10), proof_presented=False)
+    assert not refused and refused.codes == ("judicial_loss_proof_missing",)
