@@ -85,7 +85,7 @@ def social_security_status(
             "Art. 1, §5",
             "social_security_overdue",
             gettext_noop("O comprovante trimestral de recolhimento à Previdência Social venceu em {due}; a autorização do auxiliar está cancelada (Art. 1, §5)."),
-            {"due": due.isoformat()},
+            {"due": due},
         )
     )
 
@@ -103,7 +103,7 @@ def cmt_valid(expires_on: Optional[date], on: date) -> Decision:
             "Art. 51",
             "cmt_expired",
             gettext_noop("A CMT (Carteira de Motorista de Táxi) venceu em {expires_on} (Art. 51)."),
-            {"expires_on": expires_on.isoformat()},
+            {"expires_on": expires_on},
         ),
         articles=("Art. 32",),
     )

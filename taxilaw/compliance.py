@@ -34,7 +34,7 @@ class ComplianceFacts:
 
     permit_status: PermitStatus
     alvara_expires_on: Optional[date]
-    vehicle_model_year: int
+    vehicle_model_year: Optional[int]  # None: no taxi in service
     last_inspection_result: Optional[InspectionResult]
     last_inspection_on: Optional[date]
     driver_role: DriverRole
@@ -68,6 +68,8 @@ _STATUS_REASONS = {
     PermitStatus.SUSPENDED: Reason("Art. 54, b", "permit_suspended", gettext_noop("A permissão está suspensa (Art. 54, b).")),
 }
 
+_NO_VEHICLE = Reason("Art. 1, III", "no_vehicle", gettext_noop("A permissão não tem táxi em serviço (Art. 1, III)."))
+
 _default_params: Optional[Parameters] = None
 
 
@@ -92,7 +94,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
 
     Permit revoked (Art. 9), extinct (Art. 4, §3), withdrawn (Art. 8) or
     suspended (Art. 54, b); alvará expired (Art. 4); vehicle over 10 years
-    (Art. 28, Art. 28, § único) unless a stand-in is tolerated (Art. 34,
+    (Art. 28, Art. 28, § único) or none in service (Art. 1, III) unless a stand-in is tolerated (Art. 34,
     § único); inspection failed (Art. 38), missing or overdue (Art. 35); CMT
     missing or expired (Art. 51); for an auxiliary, authorization not active
     (Art. 1, IV, Art. 49) or quarterly social-security proof overdue (Art. 1,
@@ -112,7 +114,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
                         "Art. 54, b",
                         "permit_suspended",
                         gettext_noop("A permissão está suspensa de {start} a {end} (Art. 54, b)."),
-                        {"start": start.isoformat(), "end": end.isoformat()},
+                        {"start": start, "end": end},
                     )
                 )
                 break
@@ -124,12 +126,14 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
                 "Art. 4",
                 "alvara_expired",
                 gettext_noop("O alvará venceu em {expires_on} (Art. 4).") if expires else gettext_noop("Não há alvará em vigor (Art. 4)."),
-                {"expires_on": expires.isoformat()} if expires else {},
+                {"expires_on": expires} if expires else {},
             )
         )
 
     tolerated = facts.vehicle_tolerance_until is not None and on <= facts.vehicle_tolerance_until
-    if not tolerated and vehicle_age(facts.vehicle_model_year, on) > MAX_VEHICLE_AGE_YEARS:
+    if facts.vehicle_model_year is None:
+        reasons.append(_NO_VEHICLE)
+    elif not tolerated and vehicle_age(facts.vehicle_model_year, on) > MAX_VEHICLE_AGE_YEARS:
         reasons.append(
             Reason(
                 "Art. 28",
@@ -149,14 +153,14 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
                 "Art. 38",
                 "inspection_failed",
                 gettext_noop("O veículo foi reprovado na vistoria de {on} e só volta ao serviço após nova vistoria (Art. 38)."),
-                {"on": inspected.isoformat()},
+                {"on": inspected},
             )
         )
     else:
         due = inspection_due(inspected)
         if on > due:
             reasons.append(
-                Reason("Art. 35", "inspection_overdue", gettext_noop("A vistoria anual venceu em {due} (Art. 35)."), {"due": due.isoformat()})
+                Reason("Art. 35", "inspection_overdue", gettext_noop("A vistoria anual venceu em {due} (Art. 35)."), {"due": due})
             )
 
     cmt = facts.cmt_expires_on
@@ -168,7 +172,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
                 "Art. 51",
                 "cmt_expired",
                 gettext_noop("A CMT (Carteira de Motorista de Táxi) venceu em {expires_on} (Art. 51)."),
-                {"expires_on": cmt.isoformat()},
+                {"expires_on": cmt},
             )
         )
 
@@ -192,7 +196,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
                         gettext_noop(
                             "O comprovante trimestral de recolhimento à Previdência Social venceu em {due}; a autorização do auxiliar está cancelada (Art. 1, §5)."
                         ),
-                        {"due": due.isoformat()},
+                        {"due": due},
                     )
                 )
 

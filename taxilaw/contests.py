@@ -57,7 +57,7 @@ def may_schedule_contest(publication_dates: Iterable[date], contest_date: date) 
                 "edital_consecutive_days",
                 _("As publicações do edital devem ser em dias alternados; {first} e {second} são dias "
                   "consecutivos (Art. 16)."),
-                {"first": a.isoformat(), "second": b.isoformat()},
+                {"first": a, "second": b},
             )
         )
     if dates:
@@ -69,7 +69,7 @@ def may_schedule_contest(publication_dates: Iterable[date], contest_date: date) 
                     "contest_too_early",
                     _("O concurso só pode ser realizado 30 dias após a última publicação do edital "
                       "({last}), a partir de {earliest} (Art. 17)."),
-                    {"last": dates[-1].isoformat(), "earliest": earliest.isoformat()},
+                    {"last": dates[-1], "earliest": earliest},
                 )
             )
     if reasons:

@@ -94,7 +94,7 @@ def may_grant_permit(candidate: CandidateFacts, on: date) -> Decision:
                     gettext_noop(
                         "O candidato transferiu permissão em {ceded_on}; está impedido de pleitear nova permissão até {bar_end} (Art. 7)."
                     ),
-                    {"ceded_on": candidate.last_ceded_permit_on.isoformat(), "bar_end": bar_end.isoformat()},
+                    {"ceded_on": candidate.last_ceded_permit_on, "bar_end": bar_end},
                 )
             )
     if candidate.had_permit_revoked:
@@ -127,7 +127,7 @@ def check_term_signature(published_on: date, signed_on: date, municipal_holidays
                 "Art. 3, §1",
                 "term_before_publication",
                 gettext_noop("O termo não pode ser assinado antes da publicação do resultado ({published_on}) (Art. 3, §1)."),
-                {"published_on": published_on.isoformat()},
+                {"published_on": published_on},
             )
         )
     if signed_on > deadline:
@@ -138,7 +138,7 @@ def check_term_signature(published_on: date, signed_on: date, municipal_holidays
                 gettext_noop(
                     "O termo de compromisso devia ser assinado até {deadline} (30 dias da publicação do resultado); o direito à permissão foi perdido (Art. 3, §1)."
                 ),
-                {"deadline": deadline.isoformat()},
+                {"deadline": deadline},
             )
         )
     return Decision.allow("Art. 3", "Art. 3, §1")
@@ -222,7 +222,7 @@ def assess_renewal(
                 "Art. 4, §1",
                 "renewal_early",
                 gettext_noop("A renovação do alvará deve ser requerida no mês do vencimento, a partir de {opens} (Art. 4, §1)."),
-                {"opens": opens.isoformat()},
+                {"opens": opens},
             )
         )
         return RenewalAssessment(RenewalStatus.EARLY, zero, None, decision)
@@ -240,7 +240,7 @@ def assess_renewal(
             gettext_noop(
                 "O alvará venceu em {expires_on} e a renovação não foi requerida até {last_day}: a permissão está extinta e retorna ao Município (Art. 4, §3)."
             ),
-            {"expires_on": expires_on.isoformat(), "last_day": last_day.isoformat()},
+            {"expires_on": expires_on, "last_day": last_day},
         ),
         articles=("Art. 4, §2",),
     )

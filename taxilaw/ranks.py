@@ -116,7 +116,7 @@ def rank_is_open(rank: RankFacts, on: date) -> Decision:
             "Art. 23, § único",
             "temporary_rank_closed",
             _("O ponto livre provisório funciona de {opens_on} a {closes_on}; em {on} não está aberto (Art. 23, § único)."),
-            {"opens_on": rank.opens_on.isoformat(), "closes_on": rank.closes_on.isoformat(), "on": on.isoformat()},
+            {"opens_on": rank.opens_on, "closes_on": rank.closes_on, "on": on},
         )
     )
 
@@ -166,7 +166,7 @@ def may_swap(a_since: date, b_since: date, authorized: bool, on: date) -> Decisi
                     "swap_tenure_too_short",
                     _("O permissionário {who} está no ponto atual desde {since}; a permuta exige mais de 2 anos "
                       "no ponto (possível a partir de {first_day}) (Art. 26, §3)."),
-                    {"who": who, "since": since.isoformat(), "first_day": (earliest + timedelta(days=1)).isoformat()},
+                    {"who": who, "since": since, "first_day": earliest + timedelta(days=1)},
                 )
             )
     if not authorized:

@@ -125,7 +125,7 @@ def may_decide_revocation(
             "Art. 10, §1",
             "defence_term_running",
             gettext_noop("O prazo de defesa (5 dias úteis da intimação) vai até {deadline}; a revogação não pode ser decidida antes (Art. 10, §1)."),
-            {"deadline": deadline.isoformat()},
+            {"deadline": deadline},
         ),
         articles=("Art. 10",),
     )
@@ -175,7 +175,7 @@ def may_substitute_after_judicial_loss(
                 gettext_noop(
                     "A substituição devia ser requerida até {deadline}, 30 dias do trânsito em julgado; a permissão será revogada (Art. 11, § único, I)."
                 ),
-                {"deadline": deadline.isoformat()},
+                {"deadline": deadline},
             )
         )
     if not proof_presented:

@@ -13,12 +13,12 @@ Money is ``Decimal`` in BRL.  Nothing here imports Django.
 
 from __future__ import annotations
 
-import calendar
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, Sequence
 
+from .calendar import add_months
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
 
@@ -171,7 +171,7 @@ def validate_schedule(tariffs: Iterable[Tariff]) -> Decision:
             decisions.append(Decision.refuse(Reason(
                 "Art. 44", "tariff_duplicate_date",
                 _("Duas tarifas entram em vigor no mesmo dia ({day})."),
-                {"day": t.effective_from.isoformat()},
+                {"day": t.effective_from},
             )))
         seen[t.effective_from] = t
     if not decisions:
@@ -205,13 +205,6 @@ def tariff_in_force(tariffs: Iterable[Tariff], at: date | datetime) -> Tariff:
     return best
 
 
-def add_months(day: date, months: int) -> date:
-    """``day`` plus calendar months, clamped to the month's last day."""
-    index = day.month - 1 + months
-    year, month = day.year + index // 12, index % 12 + 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
-
-
 def review_due_on(tariff: Tariff) -> date:
     """The date the next half-yearly adjustment is due (Art. 44)."""
     return add_months(tariff.effective_from, REVIEW_PERIOD_MONTHS)
@@ -232,15 +225,15 @@ def review_alert(tariffs: Iterable[Tariff], on: date | datetime) -> Decision:
     except NoTariffInForce:
         return Decision.refuse(Reason(
             "Art. 44", "tariff_missing",
-            _("Nenhuma tarifa decretada está em vigor em {day}."), {"day": day.isoformat()},
+            _("Nenhuma tarifa decretada está em vigor em {day}."), {"day": day},
         ))
     due = review_due_on(current)
     if day > due:
         return Decision.refuse(Reason(
             "Art. 44", "tariff_review_overdue",
             _("A tarifa em vigor desde {since} ({decree}) tem mais de seis meses: o reajuste venceu em {due}."),
-            {"since": current.effective_from.isoformat(), "decree": current.decree,
-             "due": due.isoformat(), "days_overdue": (day - due).days},
+            {"since": current.effective_from, "decree": current.decree,
+             "due": due, "days_overdue": (day - due).days},
         ))
     return Decision.allow("Art. 44")
 
@@ -306,11 +299,11 @@ def validate_correction_table(table: CorrectionTable) -> Decision:
     elif table.authorized_on > table.valid_from:
         reasons.append(Reason("Art. 45, §3", "correction_authorization_late",
                               _("A autorização do Prefeito ({authorized}) deve ser anterior ao uso da tabela ({start})."),
-                              {"authorized": table.authorized_on.isoformat(), "start": table.valid_from.isoformat()}))
+                              {"authorized": table.authorized_on, "start": table.valid_from}))
     if table.valid_from < table.tariff.effective_from:
         reasons.append(Reason("Art. 45, §3", "correction_before_decree",
                               _("A tabela de correção só vale após a vigência da tarifa decretada ({since})."),
-                              {"since": table.tariff.effective_from.isoformat()}))
+                              {"since": table.tariff.effective_from}))
     if table.valid_until < table.valid_from:
         reasons.append(Reason("Art. 45, §4", "correction_empty_period",
                               _("O período da tabela de correção termina antes de começar."), {}))
@@ -318,7 +311,7 @@ def validate_correction_table(table: CorrectionTable) -> Decision:
     if table.valid_until > last_allowed or table.days > CORRECTION_TABLE_MAX_DAYS:
         reasons.append(Reason("Art. 45, §4", "correction_too_long",
                               _("A tabela de correção pode ser usada por no máximo {max} dias após o decreto (até {last})."),
-                              {"max": CORRECTION_TABLE_MAX_DAYS, "last": last_allowed.isoformat()}))
+                              {"max": CORRECTION_TABLE_MAX_DAYS, "last": last_allowed}))
     if table.factor <= 0:
         reasons.append(Reason("Art. 45, §3", "correction_bad_factor",
                               _("O fator de correção deve ser positivo."), {}))
@@ -344,7 +337,7 @@ def correction_applies(table: CorrectionTable, on: date | datetime, *,
     if meter_calibrated_on is not None and meter_calibrated_on <= day:
         return Decision.refuse(Reason("Art. 45, §5", "correction_meter_calibrated",
                                       _("Taxímetro já aferido em {day}: vale o valor do taxímetro."),
-                                      {"day": meter_calibrated_on.isoformat()}))
+                                      {"day": meter_calibrated_on}))
     return Decision.allow("Art. 45, §3", "Art. 45, §4")
 
 

@@ -116,7 +116,7 @@ def transitional_window_open(on: date) -> Decision:
             "Art. 65",
             "transitional_window_closed",
             gettext_noop("O prazo transitório do Art. 65 terminou em {closes} (Art. 65)."),
-            {"closes": closes.isoformat()},
+            {"closes": closes},
         )
     )
 
@@ -199,7 +199,7 @@ def may_transfer(facts: TransferFacts, on: date) -> Decision:
                         "Art. 6, I" if by_transfer else "Art. 6, §1",
                         "transfer_within_two_years",
                         gettext_noop("A permissão é intransferível por 2 anos; só pode ser transferida a partir de {free_from} (Art. 6, I e §1)."),
-                        {"free_from": free_from.isoformat()},
+                        {"free_from": free_from},
                     )
                 )
             )
@@ -220,7 +220,7 @@ def may_transfer(facts: TransferFacts, on: date) -> Decision:
                         "Art. 6, II",
                         "death_request_late",
                         gettext_noop("O requerimento devia ser protocolado até {deadline}, 120 dias do falecimento (Art. 6, II)."),
-                        {"deadline": deadline.isoformat()},
+                        {"deadline": deadline},
                     )
                 )
         if facts.beneficiary is None:

@@ -129,7 +129,7 @@ def within_replacement_tolerance(started_on: date, case: ToleranceCase, on: date
             "Art. 34, § único",
             "replacement_tolerance_over",
             gettext_noop("A tolerância para a substituição do veículo terminou em {ends}; a permissão fica sujeita a revogação (Art. 34, § único)."),
-            {"ends": ends.isoformat()},
+            {"ends": ends},
         )
     )
 
@@ -163,7 +163,7 @@ def inspection_status(last_result: Optional[InspectionResult], last_inspected_on
                 "Art. 38",
                 "inspection_failed",
                 gettext_noop("O veículo foi reprovado na vistoria de {on} e só volta ao serviço após nova vistoria (Art. 38)."),
-                {"on": last_inspected_on.isoformat()},
+                {"on": last_inspected_on},
             )
         )
     due = inspection_due(last_inspected_on)
@@ -173,7 +173,7 @@ def inspection_status(last_result: Optional[InspectionResult], last_inspected_on
                 "Art. 35",
                 "inspection_overdue",
                 gettext_noop("A vistoria anual venceu em {due} (Art. 35)."),
-                {"due": due.isoformat()},
+                {"due": due},
             )
         )
     return Decision.allow("Art. 35", "Art. 38")
@@ -222,7 +222,7 @@ def check_inspection_fee(
             "Art. 40, § único",
             "inspection_fee_late",
             gettext_noop("A taxa de vistoria devia ser paga até {due} (Art. 40, § único)."),
-            {"due": due.isoformat()},
+            {"due": due},
         ),
         articles=("Art. 40",),
     )

@@ -47,7 +47,7 @@ def compliance_facts(person: Person, permit: Permit, on: date) -> law.Compliance
     return law.ComplianceFacts(
         permit_status=_PERMIT_STATUS[permit.status],
         alvara_expires_on=alvara,
-        vehicle_model_year=vehicle.model_year if vehicle else 0,
+        vehicle_model_year=vehicle.model_year if vehicle else None,
         last_inspection_result=InspectionResult(inspection.result) if inspection else None,
         last_inspection_on=inspection.inspected_on if inspection else None,
         driver_role=law.DriverRole.AUXILIAR if auxiliary else law.DriverRole.PERMISSIONARIO,
@@ -73,16 +73,4 @@ def may_work(person: Person, permit: Permit, now: datetime | None = None) -> Dec
                 {"name": person.full_name, "number": permit.number},
             )
         )
-    decision = law.may_work(facts, now, current_parameters())
-    if not vehicle_present(facts):
-        return Decision.all_of(decision, _NO_VEHICLE)
-    return decision
-
-
-_NO_VEHICLE = Decision.refuse(
-    Reason("Art. 1, III", "no_vehicle", gettext_noop("A permissão não tem táxi em serviço (Art. 1, III)."))
-)
-
-
-def vehicle_present(facts: law.ComplianceFacts) -> bool:
-    return facts.vehicle_model_year > 0
+    return law.may_work(facts, now, current_parameters())

@@ -54,6 +54,7 @@ def working_cab(make_person, today):
         vehicle = vehicles.register_vehicle(permit=permit, on=signed_on, **vehicle_data(today.year - 1))
         vehicles.record_inspection(vehicle=vehicle, inspected_on=signed_on, result=Inspection.Result.PASSED, seal_number="S-1")
         auxiliaries.issue_cmt(person=holder, number=f"CMT-{next(_serial)}", issued_on=signed_on, expires_on=signed_on + timedelta(days=1000))
+        permit.refresh_from_db()
         return permit
 
     return make

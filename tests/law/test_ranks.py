@@ -79,7 +79,7 @@ def test_swap_needs_more_than_two_years_for_both():
     since = date(2024, 6, 15)
     on_anniversary = may_swap(since, date(2020, 1, 1), authorized=True, on=date(2026, 6, 15))
     assert not on_anniversary.allowed and on_anniversary.codes == ("swap_tenure_too_short",)
-    assert on_anniversary.reasons[0].params["first_day"] == "2026-06-16"
+    assert on_anniversary.reasons[0].params["first_day"] == date(2026, 6, 16)
     day_after = may_swap(since, date(2020, 1, 1), authorized=True, on=date(2026, 6, 16))
     assert day_after.allowed and "Art. 26, §3" in day_after.articles
 

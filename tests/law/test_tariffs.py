@@ -89,7 +89,8 @@ def test_review_alert_after_six_months():
     assert review_alert([a], date(2026, 7, 31))
     d = review_alert([a], date(2026, 8, 1))
     assert not d and d.codes == ("tariff_review_overdue",) and d.articles == ("Art. 44",)
-    assert review_due_on(tariff(date(2025, 8, 31))) == date(2026, 2, 28)
+    # 31 Aug + 6 months: 31 Feb does not exist, the term ends on 1 March (CC art. 132, §3; taxilaw.calendar)
+    assert review_due_on(tariff(date(2025, 8, 31))) == date(2026, 3, 1)
     assert review_alert([a], date(2025, 1, 1)).codes == ("tariff_missing",)
 
 
