@@ -174,3 +174,41 @@ def test_malformed_json_and_missing_fields_are_400(dimutran):
     assert response.status_code == 400
     response = dimutran.post("/api/permits/", {}, format="json")
     assert response.status_code == 400 and {"holder", "number", "result_published_on"} <= set(response.json())
+
+
+@pytest.mark.article("Art. 11, § único")
+def test_judicial_loss_substitution_within_30_days_with_proof(dimutran, working_cab, today):
+    from datetime import date
+
+    permit = working_cab()
+    final = date(2026, 3, 2)  # 30 days later, 1 April, is a working day
+    late = dimutran.post(
+        f"/api/permits/{permit.pk}/judicial-loss-substitution/",
+        {"judgment_final_on": final, "requested_on": date(2026, 4, 2), "proof_presented": True, "vehicle": vehicle_data(today.year)},
+        format="json",
+    )
+    refused(late, "Art. 11, § único, I")
+    no_proof = dimutran.post(
+        f"/api/permits/{permit.pk}/judicial-loss-substitution/",
+        {"judgment_final_on": final, "requested_on": date(2026, 4, 1), "proof_presented": False, "vehicle": vehicle_data(today.year)},
+        format="json",
+    )
+    refused(no_proof, "Art. 11, § único, II")
+    new = vehicle_data(today.year)
+    ok = dimutran.post(
+        f"/api/permits/{permit.pk}/judicial-loss-substitution/",
+        {"judgment_final_on": final, "requested_on": date(2026, 4, 1), "proof_presented": True, "vehicle": new},
+        format="json",
+    )
+    assert ok.status_code == 201 and Vehicle.objects.get(permit=permit, in_service=True).plate == new["plate"]
+
+
+@pytest.mark.django_db
+def test_registry_sweep_command_runs(working_cab):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("registry_sweep", stdout=out)
+    assert "extintas: 0" in out.getvalue()

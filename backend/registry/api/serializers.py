@@ -167,6 +167,13 @@ class TransferRequestSerializer(serializers.Serializer):
     vehicle = VehicleDataSerializer(required=False, allow_null=True)
 
 
+class JudicialLossSerializer(serializers.Serializer):
+    judgment_final_on = serializers.DateField()
+    requested_on = serializers.DateField(default=today)
+    proof_presented = serializers.BooleanField()
+    vehicle = VehicleDataSerializer()
+
+
 class TransferSerializer(serializers.ModelSerializer):
     class Meta:
         model = Transfer

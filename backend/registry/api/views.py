@@ -110,6 +110,14 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
         vehicle = vehicle_services.replace_vehicle(permit=self._permit(pk), **data)
         return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=s.JudicialLossSerializer, responses=s.VehicleSerializer)
+    @action(detail=True, methods=["post"], url_path="judicial-loss-substitution")
+    def judicial_loss_substitution(self, request, pk=None):
+        """Replace a vehicle lost by a final judgment, within 30 days (Art. 11, § único)."""
+        data = _valid(s.JudicialLossSerializer, request)
+        vehicle = revocation_services.substitute_after_judicial_loss(permit=self._permit(pk), **data)
+        return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
+
     @extend_schema(request=s.InquiryOpenSerializer, responses=s.InquirySerializer)
     @action(detail=True, methods=["post"])
     def inquiries(self, request, pk=None):
