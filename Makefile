@@ -6,17 +6,26 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install system-deps demo bench law-table messages clean
+# Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots.
+SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth
+
+.PHONY: run test install system-deps law-table messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install --quiet -e ".[dev,driver]"
 	touch $(STAMP)
 
 install: $(STAMP)
+
+## Installs the Debian packages the test suite needs (as root), only those missing.
+system-deps:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "apt-get install $$missing"; \
+	  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; fi
 
 ## Runs the platform on http://$(HOST):$(PORT) with Muriaé demo data (SQLite, in-memory channel layer).
 run: install
@@ -33,7 +42,7 @@ run: install
 	$(BIN)/daphne -b $(HOST) -p $(PORT) backend.asgi:application
 
 ## Installs everything and runs the whole test suite.
-test: install
+test: system-deps install
 	$(BIN)/pytest -q
 
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.

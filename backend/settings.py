@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "channels",
     "backend.parameters",
     "backend.registry",
+    "backend.ranks",
+    "backend.tariffs",
 ]
 
 MIDDLEWARE = [

@@ -12,7 +12,7 @@ from validate_docbr import CNH, CPF, RENAVAM
 from backend.parameters.selectors import current_parameters
 from taxilaw.calendar import quarter_end
 
-from ...models import Inspection, Permit, Person, SocialSecurityProof, Suspension, Vehicle
+from ...models import Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
 from ...services import auxiliaries, people, permits, vehicles
 
 FIRST = ["José", "João", "Antônio", "Francisco", "Carlos", "Paulo", "Pedro", "Lucas", "Luiz", "Marcos",

@@ -1,0 +1,378 @@
+"""Writes on zones, ranks and contests: one transaction each, the law core first."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters
+from backend.registry.models import Permit, Person
+from backend.registry.selectors import vehicle_in_service
+from taxilaw import contests as contest_law
+from taxilaw import ranks as law
+from taxilaw.decision import Decision, Reason
+from taxilaw.i18n import gettext_noop as _
+from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
+
+from . import selectors
+from .models import (
+    Candidate, CentralZone, CommissionMember, Contest, ContestRank, Rank, RankAssignment, RankCheckIn,
+    RankObservation, SwapRequest,
+)
+
+
+def _refuse(article: str, code: str, template: str, field: str | None = None, **params):
+    require(Decision.refuse(Reason(article, code, template, params)), field)
+
+
+# --- central zone (Art. 24) ------------------------------------------------------------------
+
+
+@transaction.atomic
+def upload_central_zone(*, geojson, effective_from: date, source: str) -> CentralZone:
+    """Store a new dated central-zone polygon, validated (Art. 24); ranks are re-zoned when it is in force."""
+    text = geojson if isinstance(geojson, (str, bytes)) else json.dumps(geojson, ensure_ascii=False)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    try:
+        load_polygon_geojson(text, load_municipality())
+    except ZoneFileError as exc:
+        require(Decision.refuse(exc.reason), "geojson")
+    zone = CentralZone.objects.create(geojson=text, effective_from=effective_from, source=source)
+    if effective_from <= timezone.localdate():
+        rezone_ranks()
+    return zone
+
+
+def rezone_ranks() -> None:
+    """Recompute the stored zone of every rank against the central zone in force (Art. 24, Art. 25)."""
+    clf = selectors.classifier()
+    for rank in Rank.objects.select_for_update():
+        zone = clf.classify(rank.lon, rank.lat)
+        if zone is not Zone.OUTSIDE and zone.value != rank.zone:
+            rank.zone = zone.value
+            rank.save(update_fields=["zone"])
+
+
+# --- ranks (Art. 22-23) ------------------------------------------------------------------------
+
+
+def _zone_of(lon: float, lat: float) -> Zone:
+    zone = selectors.classify(lon, lat)
+    if zone is Zone.OUTSIDE:
+        require(
+            Decision.refuse(
+                Reason(
+                    "Art. 23",
+                    "rank_outside_municipality",
+                    _("O ponto ({lat}, {lon}) fica fora do município de Muriaé; os pontos são localizados pelo "
+                      "órgão competente nas vias públicas do município (Art. 23, Art. 25)."),
+                    {"lat": lat, "lon": lon},
+                ),
+                articles=("Art. 25",),
+            ),
+            "location",
+        )
+    return zone
+
+
+def _check_rank_shape(category: str, temporary: bool, opens_on, closes_on) -> None:
+    """Art. 23, § único: a provisional rank is a free rank with its duration fixed."""
+    if not temporary:
+        return
+    if opens_on and closes_on and closes_on < opens_on:
+        _refuse("Art. 23, § único", "temporary_rank_bad_duration",
+                _("O ponto provisório deve terminar depois de começar (Art. 23, § único)."), "closes_on")
+    facts = law.RankFacts(law.RankCategory(category), law.RankZone.PERIPHERAL, 0, True, opens_on, closes_on)
+    require(law.rank_is_open(facts, opens_on or date.min), "temporary")
+
+
+@transaction.atomic
+def create_rank(*, name: str, lon: float, lat: float, category: str, temporary: bool = False,
+                opens_on: date | None = None, closes_on: date | None = None) -> Rank:
+    """Locate a rank (Art. 22, Art. 23); its zone comes from the central zone in force (Art. 24/25)."""
+    zone = _zone_of(lon, lat)
+    _check_rank_shape(category, temporary, opens_on, closes_on)
+    return Rank.objects.create(
+        name=name, lon=lon, lat=lat, category=category, zone=zone.value, temporary=temporary,
+        opens_on=opens_on if temporary else None, closes_on=closes_on if temporary else None,
+    )
+
+
+@transaction.atomic
+def update_rank(rank: Rank, **changes) -> Rank:
+    rank = Rank.objects.select_for_update().get(pk=rank.pk)
+    for key, value in changes.items():
+        setattr(rank, key, value)
+    rank.zone = _zone_of(rank.lon, rank.lat).value
+    _check_rank_shape(rank.category, rank.temporary, rank.opens_on, rank.closes_on)
+    if rank.category == Rank.Category.FREE and selectors.current_assignments(rank).exists():
+        _refuse("Art. 22, II", "free_rank_with_titulars",
+                _("Um ponto livre não tem veículos designados; encerre antes as designações (Art. 22, II)."), "category")
+    if not rank.temporary:
+        rank.opens_on = rank.closes_on = None
+    rank.save()
+    return rank
+
+
+@transaction.atomic
+def cancel_rank(rank: Rank, on: date) -> Rank:
+    """Cancel a rank (Art. 23; Art. 27, §2): it stops operating, its designations end."""
+    rank = Rank.objects.select_for_update().get(pk=rank.pk)
+    rank.active = False
+    rank.cancelled_on = on
+    rank.save(update_fields=["active", "cancelled_on"])
+    selectors.current_assignments(rank).update(ended_on=on)
+    return rank
+
+
+def _require_active(permit: Permit, article: str) -> None:
+    if permit.status != Permit.Status.ACTIVE:
+        _refuse(article, "permit_not_active",
+                _("A permissão {number} não está ativa ({status})."), "permit",
+                number=permit.number, status=str(permit.get_status_display()))
+
+
+@transaction.atomic
+def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
+    """Designate a permit to a private rank (Art. 22, I); it leaves its previous rank."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    rank = Rank.objects.select_for_update().get(pk=rank.pk)
+    _require_active(permit, "Art. 22, I")
+    if rank.category != Rank.Category.PRIVATE:
+        _refuse("Art. 22, II", "free_rank_no_titulars",
+                _("O ponto livre {rank} atende a qualquer táxi; não há veículos designados a ele (Art. 22, II)."), "rank",
+                rank=rank.name)
+    if not rank.active:
+        _refuse("Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), "rank", rank=rank.name)
+    RankAssignment.objects.filter(permit=permit, ended_on__isnull=True).update(ended_on=since)
+    return RankAssignment.objects.create(permit=permit, rank=rank, since=since)
+
+
+# --- check-in (Art. 22, Art. 27, §3, Art. 9, V) ---------------------------------------------------
+
+
+@transaction.atomic
+def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankCheckIn:
+    """A cab arrives at a rank; a non-titular at a private rank is a visitor (Art. 27, §3)."""
+    at = at or timezone.now()
+    rank = Rank.objects.select_for_update().get(pk=rank.pk)  # serialize arrivals at the rank
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    _require_active(permit, "Art. 22")
+    if not rank.active:
+        _refuse("Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), "rank", rank=rank.name)
+    if RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists():
+        _refuse("Art. 22", "already_checked_in",
+                _("O táxi da permissão {number} já está registrado em um ponto; registre a saída antes."), "permit",
+                number=permit.number)
+    titulars = set(selectors.current_assignments(rank).values_list("permit_id", flat=True))
+    is_titular = permit.pk in titulars
+    present = selectors.open_checkins(rank)
+    own = present.filter(permit_id__in=titulars).count()
+    visitors = present.exclude(permit_id__in=titulars).count()
+    on = timezone.localtime(at).date()
+    require(law.may_stand_at(selectors.rank_facts(rank), is_titular, on, own, visitors), "rank")
+    return RankCheckIn.objects.create(
+        permit=permit, vehicle=vehicle_in_service(permit), rank=rank,
+        visitor=rank.category == Rank.Category.PRIVATE and not is_titular, checked_in_at=at,
+    )
+
+
+@transaction.atomic
+def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckIn:
+    checkin = RankCheckIn.objects.select_for_update().get(pk=checkin.pk)
+    at = at or timezone.now()
+    if checkin.checked_out_at is not None:
+        _refuse("Art. 22", "already_checked_out", _("A saída deste táxi do ponto já foi registrada."))
+    if at < checkin.checked_in_at:
+        _refuse("Art. 22", "checkout_before_checkin", _("A saída não pode ser anterior à chegada."), "checked_out_at")
+    checkin.checked_out_at = at
+    checkin.save(update_fields=["checked_out_at"])
+    return checkin
+
+
+# --- observations (Art. 27, §2) ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_observation(*, rank: Rank, start: datetime, end: datetime, empty: bool | None = None, notes: str = "") -> RankObservation:
+    """Record an inspection of the rank; ``empty`` defaults to what the check-in records show (Art. 27, §2)."""
+    rank = Rank.objects.select_for_update().get(pk=rank.pk)
+    if end < start:
+        _refuse("Art. 27, §2", "observation_ends_before_start", _("A observação não pode terminar antes de começar."), "end")
+    if empty is None:
+        empty = selectors.rank_was_empty(rank, start, end)
+    return RankObservation.objects.create(rank=rank, start=start, end=end, empty=empty, notes=notes)
+
+
+# --- swaps (Art. 26) ---------------------------------------------------------------------------------
+
+
+def _swap_assignments(permit_a: Permit, permit_b: Permit):
+    a = selectors.current_assignment(permit_a)
+    b = selectors.current_assignment(permit_b)
+    if a is None or b is None or a.rank_id == b.rank_id:
+        _refuse("Art. 26", "swap_needs_two_ranks",
+                _("A permuta é entre dois permissionários designados a pontos diferentes (Art. 26)."), "permit_b")
+    return a, b
+
+
+def _tenure_only(decision: Decision) -> Decision:
+    reasons = [r for r in decision.reasons if r.code != "swap_unauthorized"]
+    return Decision.refuse(*reasons, articles=("Art. 26",)) if reasons else Decision.allow("Art. 26, §3")
+
+
+@transaction.atomic
+def request_swap(*, permit_a: Permit, permit_b: Permit, requested_on: date) -> SwapRequest:
+    """Ask for the prior authorization of a swap (Art. 26); refused while either holder has 2 years or less at the rank (§3)."""
+    if permit_a.pk == permit_b.pk:
+        _refuse("Art. 26", "swap_same_permit", _("A permuta exige dois permissionários diferentes (Art. 26)."), "permit_b")
+    for p in (permit_a, permit_b):
+        _require_active(Permit.objects.select_for_update().get(pk=p.pk), "Art. 26")
+    a, b = _swap_assignments(permit_a, permit_b)
+    require(_tenure_only(law.may_swap(a.since, b.since, False, requested_on)), "permit_a")
+    if SwapRequest.objects.filter(status=SwapRequest.Status.PENDING, permit_a__in=[permit_a, permit_b]).exists() or \
+            SwapRequest.objects.filter(status=SwapRequest.Status.PENDING, permit_b__in=[permit_a, permit_b]).exists():
+        _refuse("Art. 26", "swap_pending", _("Já há um pedido de permuta em análise para uma destas permissões."))
+    return SwapRequest.objects.create(permit_a=permit_a, permit_b=permit_b, rank_a=a.rank, rank_b=b.rank, requested_on=requested_on)
+
+
+def _pending(swap: SwapRequest) -> SwapRequest:
+    swap = SwapRequest.objects.select_for_update().get(pk=swap.pk)
+    if swap.status != SwapRequest.Status.PENDING:
+        _refuse("Art. 26", "swap_decided", _("Este pedido de permuta já foi decidido."))
+    return swap
+
+
+@transaction.atomic
+def authorize_swap(*, swap: SwapRequest, on: date) -> SwapRequest:
+    """Authorize, expressly and in advance, and carry out the swap (Art. 26, Art. 26, §2, Art. 26, §3)."""
+    swap = _pending(swap)
+    a, b = _swap_assignments(swap.permit_a, swap.permit_b)
+    if (a.rank_id, b.rank_id) != (swap.rank_a_id, swap.rank_b_id):
+        _refuse("Art. 26", "swap_ranks_changed", _("Os pontos dos permissionários mudaram desde o pedido; faça um novo pedido."))
+    require(law.may_swap(a.since, b.since, True, on), "on")
+    RankAssignment.objects.filter(pk__in=[a.pk, b.pk]).update(ended_on=on)
+    RankAssignment.objects.create(permit=swap.permit_a, rank=b.rank, since=on)
+    RankAssignment.objects.create(permit=swap.permit_b, rank=a.rank, since=on)
+    swap.status, swap.authorized, swap.decided_on = SwapRequest.Status.AUTHORIZED, True, on
+    swap.save(update_fields=["status", "authorized", "decided_on"])
+    return swap
+
+
+@transaction.atomic
+def refuse_swap(*, swap: SwapRequest, on: date, reason: str = "") -> SwapRequest:
+    swap = _pending(swap)
+    swap.status, swap.decided_on, swap.decision_text = SwapRequest.Status.REFUSED, on, reason
+    swap.save(update_fields=["status", "decided_on", "decision_text"])
+    return swap
+
+
+# --- contests (Art. 15-21, 27, 41) -------------------------------------------------------------------
+
+
+@transaction.atomic
+def publish_contest(*, title: str, publication_dates: list[date], contest_date: date, vacancies: list[tuple[Rank, int]],
+                    commission: list[tuple[str, str]], promotion: bool = False, on: date | None = None) -> Contest:
+    """Publish an edital (Art. 16-18); new permits only below the fleet cap (Art. 41, §2); promotion for central ranks (Art. 27)."""
+    on = on or timezone.localdate()
+    if not vacancies:
+        _refuse("Art. 16", "edital_without_ranks", _("O edital deve indicar os pontos e o número de permissões de cada um (Art. 16)."), "vacancies")
+    ranks = [r for r, _n in vacancies]
+    if len({r.pk for r in ranks}) != len(ranks):
+        _refuse("Art. 16", "edital_rank_twice", _("Cada ponto aparece uma única vez no edital (Art. 16)."), "vacancies")
+    decisions = [
+        contest_law.may_schedule_contest(publication_dates, contest_date),
+        contest_law.check_commission(contest_law.CommissionMember(n, contest_law.CommissionBody(b)) for n, b in commission),
+    ]
+    if promotion:
+        peripheral = [r.name for r in ranks if r.zone != Rank.Zone.CENTRAL]
+        if peripheral:
+            decisions.append(Decision.refuse(Reason(
+                "Art. 27", "promotion_peripheral_rank",
+                _("O concurso de promoção é para vagas em pontos da zona central; fora dela: {ranks} (Art. 27)."),
+                {"ranks": ", ".join(peripheral)})))
+    else:
+        decisions.append(contest_law.may_open_contest(selectors.active_fleet(), current_parameters(), on, sum(n for _r, n in vacancies)))
+    require(Decision.all_of(*decisions))
+    contest = Contest.objects.create(
+        title=title, publication_dates=[d.isoformat() for d in sorted(publication_dates)], contest_date=contest_date, promotion=promotion
+    )
+    ContestRank.objects.bulk_create(ContestRank(contest=contest, rank=r, permits=n, order=i) for i, (r, n) in enumerate(vacancies))
+    CommissionMember.objects.bulk_create(CommissionMember(contest=contest, name=n, body=b) for n, b in commission)
+    return contest
+
+
+def _open(contest: Contest) -> Contest:
+    contest = Contest.objects.select_for_update().get(pk=contest.pk)
+    if contest.status != Contest.Status.PUBLISHED:
+        _refuse("Art. 19", "contest_classified", _("O resultado deste concurso já foi publicado."))
+    return contest
+
+
+@transaction.atomic
+def register_candidate(*, contest: Contest, person: Person, model_year: int, profession_since: date | None = None,
+                       no_accident_certificate: bool = False, dependants: int = 0, driver_since: date | None = None,
+                       resident_since: date | None = None, preferred_ranks: list[int] | None = None) -> Candidate:
+    """Register a proposal (Art. 19, Art. 20); refuse an over-age vehicle (Art. 28) and, in a promotion, a non-holder (Art. 27)."""
+    contest = _open(contest)
+    decisions = [contest_law.vehicle_admissible(model_year, contest.contest_date)]
+    if contest.promotion:
+        probe = selectors.law_candidate(Candidate(person=person, model_year=model_year))
+        decisions.append(law.may_compete_for_vacancy(law.RankZone.CENTRAL, probe.holds_permit))
+    require(Decision.all_of(*decisions), "model_year")
+    offered = set(contest.vacancies.values_list("rank_id", flat=True))
+    preferred = [int(r) for r in preferred_ranks or []]
+    if set(preferred) - offered:
+        _refuse("Art. 19", "preferred_rank_not_in_edital", _("Os pontos preferidos devem estar no edital (Art. 16, Art. 19)."), "preferred_ranks")
+    if contest.candidates.filter(person=person).exists():
+        _refuse("Art. 19", "candidate_twice", _("{name} já está inscrito neste concurso."), "person", name=person.full_name)
+    candidate = Candidate.objects.create(
+        contest=contest, person=person, model_year=model_year, profession_since=profession_since,
+        no_accident_certificate=no_accident_certificate, dependants=dependants, driver_since=driver_since,
+        resident_since=resident_since, preferred_ranks=preferred,
+    )
+    _store_score(candidate, contest)
+    return candidate
+
+
+def _store_score(candidate: Candidate, contest: Contest) -> None:
+    s = contest_law.score(selectors.law_candidate(candidate), contest.contest_date)
+    candidate.model_year_points, candidate.experience_points, candidate.qualification_points = s.model_year, s.experience, s.qualification
+    candidate.total_points = s.total
+    candidate.save(update_fields=["model_year_points", "experience_points", "qualification_points", "total_points"])
+
+
+@transaction.atomic
+def classify_contest(*, contest: Contest, published_on: date) -> Contest:
+    """Classify the proposals (Art. 19-21) and allocate them to the ranks of the edital (Art. 19); publish the result."""
+    from django.utils.translation import gettext
+
+    contest = _open(contest)
+    rows = {str(c.pk): c for c in contest.candidates.all()}
+    classification = contest_law.classify_candidates(
+        [selectors.law_candidate(c) for c in rows.values()], contest.contest_date, promotion=contest.promotion
+    )
+    vacancies = {str(v.rank_id): v.permits for v in contest.vacancies.order_by("order", "id")}
+    allocation = contest_law.allocate(classification, vacancies)
+    rank_of = {cid: int(rank) for rank, ids in allocation.by_rank.items() for cid in ids}
+    for entry in classification.ranked:
+        c = rows[entry.candidate.id]
+        s = entry.score
+        c.model_year_points, c.experience_points, c.qualification_points, c.total_points = s.model_year, s.experience, s.qualification, s.total
+        c.position, c.decided_by, c.needs_draw = entry.position, entry.decided_by or "", entry.needs_draw
+        c.allocated_rank_id = rank_of.get(entry.candidate.id)
+        c.excluded, c.exclusion_reasons = False, []
+        c.save()
+    for law_c, decision in classification.excluded:
+        c = rows[law_c.id]
+        c.position, c.allocated_rank_id, c.excluded = None, None, True
+        c.exclusion_reasons = [r.as_dict(gettext) for r in decision.reasons]
+        c.save()
+    contest.status, contest.result_published_on = Contest.Status.CLASSIFIED, published_on
+    contest.save(update_fields=["status", "result_published_on"])
+    return contest

@@ -1,0 +1,67 @@
+"""Reads of the tariff tables, as the law core wants them."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.utils import timezone
+
+from backend.parameters.selectors import current_parameters, municipal_holidays
+from taxilaw import flags as flag_law
+from taxilaw import tariffs as law
+from taxilaw.decision import Decision
+
+from .models import CorrectionTable, TariffDecree
+
+DEFAULT_COMPARE_TOLERANCE = Decimal("0.50")
+
+
+def law_tariffs() -> tuple[law.Tariff, ...]:
+    """Every decreed tariff as the law core's :class:`~taxilaw.tariffs.Tariff` (one small query).
+
+    Not cached: the table has a few rows per year and a stale cache would
+    charge a revoked tariff."""
+    return tuple(t.to_law() for t in TariffDecree.objects.order_by("effective_from"))
+
+
+def _day(at: date | datetime | None) -> date:
+    if at is None:
+        return timezone.localdate()
+    if isinstance(at, datetime):
+        return flag_law.local_time(at).date()
+    return at
+
+
+def tariff_decree_in_force(at: date | datetime | None = None) -> TariffDecree | None:
+    """The decree row in force on ``at`` (Muriaé local date; Art. 45), or None."""
+    return TariffDecree.objects.filter(effective_from__lte=_day(at)).order_by("-effective_from").first()
+
+
+def tariff_in_force(at: date | datetime | None = None) -> law.Tariff:
+    """The decreed tariff in force on ``at`` (Art. 45); raises :class:`taxilaw.tariffs.NoTariffInForce`."""
+    return law.tariff_in_force(law_tariffs(), _day(at))
+
+
+def review_alert(on: date | datetime | None = None) -> Decision:
+    """Art. 44 staleness alert: refused when the tariff in force is older than six months."""
+    return law.review_alert(law_tariffs(), _day(on))
+
+
+def flag_now(at: datetime | None = None, distance_m: float = 0.0) -> flag_law.FlagDecision:
+    """Bandeira I/II at ``at`` with Muriaé's municipal holidays from the database (Art. 45, I-II)."""
+    at = at or timezone.now()
+    return flag_law.flag_for(at, distance_m, municipal_holidays(year_from=_day(at).year - 1))
+
+
+def correction_tables_in_use(on: date | None = None):
+    day = _day(on)
+    return CorrectionTable.objects.filter(valid_from__lte=day, valid_until__gte=day).select_related("tariff")
+
+
+def compare_tolerance(on: date) -> Decimal:
+    """Tolerance between phone and server meters (dated parameter, Art. 43)."""
+    try:
+        return Decimal(str(current_parameters().as_of("meter_compare_tolerance_brl", on)))
+    except LookupError:
+        return DEFAULT_COMPARE_TOLERANCE

@@ -1,0 +1,215 @@
+"""Writes of the tariff tables. Each service is one transaction and asks the law core first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Iterable, Mapping, Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters, municipal_holidays
+from taxilaw import meter as meter_law
+from taxilaw import tariff_study as study_law
+from taxilaw import tariffs as law
+from taxilaw.decision import Decision, Reason
+from taxilaw.i18n import gettext_noop
+
+from . import selectors
+from .models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
+
+TARIFF_FIELDS = ("effective_from", "bandeirada", "price_km_b1", "price_km_b2", "price_hour_waiting", "decree")
+
+
+def _refuse(article: str, code: str, template: str, **params) -> Decision:
+    return Decision.refuse(Reason(article, code, template, params))
+
+
+def _law_tariff(data: Mapping) -> law.Tariff:
+    return law.Tariff(**{name: data[name] for name in TARIFF_FIELDS})
+
+
+def check_tariff(data: Mapping, *, instance: TariffDecree | None = None) -> Decision:
+    """Prices positive, in cents, B2 >= B1, decree named, one tariff per date (Art. 42, 44, 45)."""
+    tariff = _law_tariff(data)
+    others = [t.to_law() for t in TariffDecree.objects.exclude(pk=getattr(instance, "pk", None))]
+    return law.validate_schedule([*others, tariff])
+
+
+def _require_not_in_force(instance: TariffDecree, field: str | None = None) -> None:
+    if instance.is_in_force_or_past():
+        require(_refuse(
+            "Art. 44", "tariff_in_force_immutable",
+            gettext_noop("A tarifa vigente desde {since} já está em vigor e não pode ser alterada nem excluída: "
+                         "o reajuste é feito por novo decreto."),
+            since=instance.effective_from,
+        ), field)
+
+
+@transaction.atomic
+def decree_tariff(**data) -> TariffDecree:
+    """Register a decreed tariff (Art. 44) after the law core validates it (Art. 42, Art. 45, I-II)."""
+    require(check_tariff(data))
+    return TariffDecree.objects.create(**{name: data[name] for name in TARIFF_FIELDS})
+
+
+@transaction.atomic
+def amend_tariff(instance: TariffDecree, **data) -> TariffDecree:
+    """Correct a decree not yet in force; one in force is immutable (Art. 44)."""
+    instance = TariffDecree.objects.select_for_update().get(pk=instance.pk)
+    _require_not_in_force(instance)
+    merged = {name: data.get(name, getattr(instance, name)) for name in TARIFF_FIELDS}
+    if merged["effective_from"] <= timezone.localdate():
+        require(_refuse("Art. 44", "tariff_in_force_immutable",
+                        gettext_noop("Uma tarifa só pode ser corrigida para entrar em vigor depois de hoje ({today})."),
+                        today=timezone.localdate()), "effective_from")
+    require(check_tariff(merged, instance=instance))
+    for name, value in merged.items():
+        setattr(instance, name, value)
+    instance.save()
+    return instance
+
+
+@transaction.atomic
+def revoke_tariff(instance: TariffDecree) -> None:
+    """Delete a decree registered by mistake, only before it takes effect (Art. 44)."""
+    instance = TariffDecree.objects.select_for_update().get(pk=instance.pk)
+    _require_not_in_force(instance)
+    if instance.correction_tables.exists():
+        require(_refuse("Art. 45, §3", "tariff_has_correction_tables",
+                        gettext_noop("A tarifa tem tabelas de correção autorizadas; exclua-as antes.")))
+    instance.delete()
+
+
+CORRECTION_FIELDS = ("tariff", "factor", "authorization", "authorized_on", "valid_from", "valid_until")
+
+
+def check_correction_table(data: Mapping) -> Decision:
+    """Mayor's prior authorization, after the decree, at most 30 days (Art. 45, §3-§4)."""
+    return law.validate_correction_table(law.CorrectionTable(
+        tariff=data["tariff"].to_law(), factor=data["factor"], authorization=data["authorization"],
+        authorized_on=data["authorized_on"], valid_from=data["valid_from"], valid_until=data["valid_until"],
+    ))
+
+
+@transaction.atomic
+def authorize_correction_table(**data) -> CorrectionTable:
+    """Register a correction table the Mayor authorized (Art. 45, §3-§4)."""
+    require(check_correction_table(data))
+    return CorrectionTable.objects.create(**{name: data[name] for name in CORRECTION_FIELDS})
+
+
+# --- tariff study (Art. 42) -------------------------------------------------------------
+
+STUDY_FIELDS = ("reference", "effective_from", "vehicle_description", "vehicle_value", "km_per_month",
+                "paid_km_ratio", "average_trip_km", "bandeirada_share", "b2_ratio", "waiting_equivalent_kmh")
+
+
+def _run(study: TariffStudy, items: Sequence[study_law.CostItem]) -> study_law.TariffStudy:
+    try:
+        return study_law.study(
+            items, study.vehicle(), effective_from=study.effective_from,
+            bandeirada_share=study.bandeirada_share, b2_ratio=study.b2_ratio,
+            waiting_equivalent_kmh=study.waiting_equivalent_kmh, reference=study.reference,
+        )
+    except (ValueError, ArithmeticError) as exc:
+        require(_refuse("Art. 42", "study_invalid", gettext_noop("Estudo tarifário inválido: {error}."), error=str(exc)))
+        raise  # pragma: no cover - require raised
+
+
+def _store_result(study: TariffStudy, result: study_law.TariffStudy) -> None:
+    from django.utils.translation import gettext
+
+    study.cost_per_km = result.cost_per_km
+    study.cost_per_paid_km = result.cost_per_paid_km
+    study.proposed_bandeirada = result.proposed.bandeirada
+    study.proposed_km_b1 = result.proposed.price_km_b1
+    study.proposed_km_b2 = result.proposed.price_km_b2
+    study.proposed_hour_waiting = result.proposed.price_hour_waiting
+    study.capital_capped = result.capital_capped
+    study.lines = [{"label": line.label, "value": str(line.value), "unit": line.unit, "article": line.article}
+                   for line in result.lines]
+    study.warnings = [r.as_dict(gettext) for r in result.warnings]
+
+
+@transaction.atomic
+def create_study(*, items: Iterable[Mapping], created_by=None, **data) -> TariffStudy:
+    """Compute and archive a tariff study (Art. 42; capital remuneration capped, Art. 42, § único)."""
+    study = TariffStudy(created_by=created_by, **{k: data[k] for k in STUDY_FIELDS if k in data})
+    rows = [TariffStudyItem(item=i["item"], amount=i["amount"], basis=i.get("basis", "month"), note=i.get("note", ""))
+            for i in items]
+    result = _run(study, [r.to_law() for r in rows])
+    _store_result(study, result)
+    study.save()
+    for row in rows:
+        row.study = study
+    TariffStudyItem.objects.bulk_create(rows)
+    return study
+
+
+@transaction.atomic
+def recompute_study(study: TariffStudy) -> TariffStudy:
+    """Recompute the stored results from the study's items (after an edit in the admin)."""
+    result = _run(study, [i.to_law() for i in study.items.all()])
+    _store_result(study, result)
+    study.save()
+    return study
+
+
+def study_result(study: TariffStudy) -> study_law.TariffStudy:
+    """The law core's result for a stored study (for the report)."""
+    return _run(study, [i.to_law() for i in study.items.all()])
+
+
+# --- meter recomputation (Art. 43) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recomputation:
+    tariff: law.Tariff
+    reading: meter_law.MeterReading
+    phone_total: Decimal
+    tolerance: Decimal
+    decision: Decision
+
+    @property
+    def server_total(self) -> Decimal:
+        return self.reading.total
+
+
+def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started_at: datetime | None = None,
+                   stopped_at: datetime | None = None) -> Recomputation:
+    """Re-run the meter over an uploaded trace and compare with the phone (Art. 43, Art. 45, §5).
+
+    The tariff is the one in force when the trip started (Art. 45); the
+    fraction and the tolerance come from the dated parameters. Nothing is
+    stored (the dispatch stores rides). Bad input raises
+    :class:`backend.api_errors.LawViolation`."""
+    fixes = list(trace)
+    instants = [("trace", f.t) for f in fixes] + [("started_at", started_at), ("stopped_at", stopped_at)]
+    for field, instant in instants:
+        if instant is not None and (not isinstance(instant, datetime) or instant.utcoffset() is None):
+            require(_refuse("Art. 43", "trace_naive_time",
+                            gettext_noop("Toda data e hora do trajeto deve indicar o fuso horário."), ), field)
+    if started_at is None:
+        if not fixes:
+            require(_refuse("Art. 43", "trace_empty", gettext_noop("O trajeto está vazio e o início não foi informado.")), "trace")
+        started_at = min(f.t for f in fixes)
+    day = selectors._day(started_at)
+    try:
+        tariff = selectors.tariff_in_force(day)
+    except law.NoTariffInForce:
+        require(_refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), day=day),
+                "started_at")
+    params = meter_law.meter_params_from_table(current_parameters(), day)
+    holidays = municipal_holidays(year_from=day.year - 1)
+    try:
+        reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        require(_refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), error=str(exc)), "trace")
+    tolerance = selectors.compare_tolerance(day)
+    phone = Decimal(str(phone_total))
+    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance))

@@ -1,0 +1,14 @@
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from .api import views
+
+router = DefaultRouter()
+router.register("tariffs", views.TariffDecreeViewSet, basename="tariff")
+router.register("correction-tables", views.CorrectionTableViewSet, basename="correction-table")
+router.register("tariff-studies", views.TariffStudyViewSet, basename="tariff-study")
+
+urlpatterns = [
+    path("meter/recompute/", views.MeterRecomputeView.as_view(), name="meter-recompute"),
+    *router.urls,
+]

@@ -1,0 +1,27 @@
+"""Shared helpers of the ranks/contests API tests."""
+
+from datetime import datetime, time
+
+from django.utils import timezone
+
+CENTRAL = (-42.3660, -21.1324)  # inside the shipped Art. 24 polygon
+PERIPHERAL = (-42.4217, -21.0910)  # in Muriaé, away from the centre (Art. 25)
+OUTSIDE = (-43.0, -20.0)  # Minas Gerais, but not Muriaé
+
+
+def refused(response, article):
+    assert response.status_code == 400, response.content.decode()
+    body = response.json()
+    assert article in [r["article"] for r in body["reasons"]], body
+    return body
+
+
+def make_rank(client, name="Ponto", where=PERIPHERAL, category="privativo", **extra):
+    data = {"name": name, "lon": where[0], "lat": where[1], "category": category, **extra}
+    response = client.post("/api/ranks/", data, format="json")
+    assert response.status_code == 201, response.content.decode()
+    return response.json()
+
+
+def at(day, hour=8, minute=0):
+    return timezone.make_aware(datetime.combine(day, time(hour, minute)))
