@@ -11,9 +11,12 @@ django_asgi = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from dispatch.routing import websocket_application  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
         # Daphne serves the console's assets itself: no separate web server is needed.
         "http": ASGIStaticFilesHandler(django_asgi),
+        "websocket": websocket_application,
     }
 )

@@ -43,6 +43,9 @@ INSTALLED_APPS = [
     "backend.registry",
     "backend.ranks",
     "backend.tariffs",
+    "backend.enforcement",
+    "backend.statements",
+    "dispatch",
 ]
 
 MIDDLEWARE = [
@@ -145,3 +148,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Radio-taxi dispatch (Art. 66)
+DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
+DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))

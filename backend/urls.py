@@ -14,9 +14,12 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("backend.registry.api.urls")),
+    path("api/", include("dispatch.urls")),
     path("api/", include("backend.ranks.urls")),
     path("", include("backend.ranks.public")),
     path("api/", include("backend.parameters.urls")),
     path("api/", include("backend.tariffs.urls")),
+    path("api/", include("backend.enforcement.urls")),
     path("", include("backend.tariffs.report_urls")),
+    path("", include("backend.statements.urls")),
 ]

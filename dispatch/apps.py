@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DispatchConfig(AppConfig):
+    name = "dispatch"
+    label = "dispatch"
+    verbose_name = _("Rádio-táxi (Art. 66)")

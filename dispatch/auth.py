@@ -1,0 +1,29 @@
+"""Websocket authentication.
+
+Drivers: a native app sends no ``Origin``, so this route has its own stack:
+``Authorization: Token <key>`` in the handshake headers (never in the URL).
+Passengers: the first frame is ``{"type": "auth", "token": ...}``.
+Operators: the Django session, behind origin validation.
+"""
+
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
+
+
+@database_sync_to_async
+def _user_for_token(key: str):
+    token = Token.objects.select_related("user", "user__person").filter(key=key).first()
+    return token.user if token and token.user.is_active else AnonymousUser()
+
+
+class DriverTokenAuthMiddleware:
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers", []))
+        value = headers.get(b"authorization", b"").decode("latin-1")
+        scheme, _, key = value.partition(" ")
+        scope = dict(scope, user=await _user_for_token(key.strip()) if scheme.lower() == "token" and key else AnonymousUser())
+        return await self.inner(scope, receive, send)

@@ -1,0 +1,260 @@
+"""Thin consumers: parse, authorize every message, call a service, answer.
+
+A bad frame gets an ``error`` frame and the connection stays; a flood gets a
+policy close. RFC 6455's policy code is 1008, but Daphne (autobahn) lets an
+application send only 1000 or 3000-4999 (django/daphne#374), so the policy
+close is 4008: the same meaning in the application range. Group messages arrive as ``relay`` events and are passed
+on as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from backend.api_errors import LawViolation
+
+from . import background, events, protocol, services, snapshots
+from .positions import buffer
+
+log = logging.getLogger(__name__)
+POLICY_VIOLATION = 4008  # 1008 in the range applications may send
+
+
+class _Base(AsyncWebsocketConsumer):
+    role = ""
+    burst, per_second = 40, 20.0  # a driver sends a position every few seconds; this is generous
+
+    async def connect(self):
+        self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False
+        background.ensure_running()
+        await self.accept()
+        await self.on_connect()
+
+    async def on_connect(self):
+        pass
+
+    async def send_json(self, body: dict):
+        await self.send(text_data=json.dumps(body, default=str))
+
+    def _allow_frame(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.per_second)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self._closing:
+            return
+        if not self._allow_frame():
+            self._closing = True
+            await self.send_json({"type": "error", "code": "flood", "message": _("Mensagens demais; conexão encerrada.")})
+            await self.close(code=POLICY_VIOLATION)
+            return
+        try:
+            kind, data = protocol.parse(self.role, text_data)
+            await getattr(self, "on_" + kind)(data)
+        except protocol.ProtocolError as exc:
+            await self.send_json(exc.frame())
+        except services.DispatchError as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+        except LawViolation as exc:
+            await self.send_json({"type": "error", "code": "law", "message": exc.detail, "reasons": exc.reasons})
+        except Exception:
+            log.exception("unexpected error handling a %s frame", self.role)
+            await self.send_json({"type": "error", "code": "internal", "message": _("Erro interno; a mensagem não foi processada.")})
+
+    async def on_ping(self, data):
+        await self.send_json({"type": "pong"})
+
+    async def relay(self, event):
+        await self.send_json(event["message"])
+
+    async def join(self, group: str):
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups.append(group)
+
+    async def disconnect(self, code):
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+
+class DriverConsumer(_Base):
+    role = "driver"
+
+    async def connect(self):
+        self.groups, self.cab = [], None
+        user = self.scope.get("user")
+        person = getattr(user, "person", None) if user and user.is_authenticated else None
+        if person is None:
+            await self.close(code=4401)  # rejects the handshake: no valid token
+            return
+        try:
+            self.cab = await database_sync_to_async(services.go_online)(person)
+        except services.DispatchError as exc:
+            await self.accept()
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await self.close(code=POLICY_VIOLATION)
+            return
+        await super().connect()
+
+    async def on_connect(self):
+        await self.join(events.cab_group(self.cab.permit_id))
+        await self.join("cabs")
+        await self.send_json(await database_sync_to_async(snapshots.for_driver)(self.cab))
+
+    async def disconnect(self, code):
+        if self.cab is not None:
+            await database_sync_to_async(services.go_offline)(self.cab.pk)
+        await super().disconnect(code)
+
+    async def relay(self, event):
+        message = event["message"]
+        if message.get("type") == "compliance_changed":
+            decision = await database_sync_to_async(services.still_allowed)(self.cab.pk)
+            if not decision:
+                await self.send_json({"type": "suspended", "reasons": [r.as_dict(_) for r in decision.reasons]})
+                await self.close(code=POLICY_VIOLATION)
+            return
+        await self.send_json(message)
+
+    async def on_position(self, data):
+        buffer.record(self.cab.pk, data["lat"], data["lon"])
+
+    async def on_status(self, data):
+        cab = await database_sync_to_async(services.set_status)(self.cab.pk, data["status"])
+        await self.send_json({"type": "status", "status": cab.status})
+
+    async def on_rank_check_in(self, data):
+        checkin = await database_sync_to_async(_check_in)(self.cab.permit_id, data["rank_id"])
+        await self.send_json({"type": "rank_checked_in", **checkin})
+
+    async def on_rank_check_out(self, data):
+        await database_sync_to_async(_check_out)(self.cab.permit_id)
+        await self.send_json({"type": "rank_checked_out"})
+
+    async def on_offer_accept(self, data):
+        ride = await database_sync_to_async(services.accept_offer)(data["offer_id"], self.cab.pk)
+        await self.send_json({"type": "offer_accepted", "ride_id": ride.pk})
+
+    async def on_offer_decline(self, data):
+        await database_sync_to_async(services.decline_offer)(data["offer_id"], self.cab.pk)
+        await self.send_json({"type": "offer_declined", "offer_id": data["offer_id"]})
+
+    async def on_ride_arriving(self, data):
+        await database_sync_to_async(services.ride_arriving)(data["ride_id"], self.cab.pk)
+
+    async def on_ride_on_board(self, data):
+        await database_sync_to_async(services.ride_on_board)(data["ride_id"], self.cab.pk)
+
+    async def on_ride_complete(self, data):
+        await database_sync_to_async(services.ride_complete)(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+
+
+def _check_in(permit_id: int, rank_id: int) -> dict:
+    from backend.ranks import services as rank_services
+    from backend.ranks.models import Rank, RankCheckIn
+    from backend.registry.models import Permit
+
+    rank = Rank.objects.filter(pk=rank_id).first()
+    if rank is None:
+        raise services.DispatchError("unknown_rank", _("Ponto inexistente."))
+    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank)
+    position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
+    return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
+
+
+def _check_out(permit_id: int) -> None:
+    from backend.ranks import services as rank_services
+    from backend.ranks.models import RankCheckIn
+
+    checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
+    if checkin is None:
+        raise services.DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
+    rank_services.check_out(checkin=checkin)
+
+
+class PassengerConsumer(_Base):
+    role = "passenger"
+
+    async def connect(self):
+        self.passenger = None
+        self.groups = []
+        await super().connect()
+
+    async def on_auth(self, data):
+        passenger = await database_sync_to_async(services.passenger_by_token)(data["token"])
+        if passenger is None:
+            await self.send_json({"type": "error", "code": "bad_token", "message": _("Token de passageiro inválido.")})
+            await self.close(code=POLICY_VIOLATION)
+            return
+        self.passenger = passenger
+        snapshot = await database_sync_to_async(snapshots.for_passenger)(passenger)
+        for ride in snapshot["rides"]:
+            await self.join(events.ride_group(ride["id"]))
+        await self.send_json(snapshot)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.passenger is None and not _is_auth_frame(text_data):
+            await self.send_json({"type": "error", "code": "auth_required", "message": _("Envie primeiro a mensagem “auth” com o seu token.")})
+            return
+        await super().receive(text_data, bytes_data)
+
+    async def on_ride_request(self, data):
+        ride = await database_sync_to_async(services.request_ride)(
+            pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger
+        )
+        await self.join(events.ride_group(ride.pk))
+        await self.send_json({"type": "ride_update", "ride": await database_sync_to_async(snapshots.ride)(ride)})
+
+    async def on_ride_cancel(self, data):
+        await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
+
+
+def _is_auth_frame(text_data) -> bool:
+    try:
+        return json.loads(text_data).get("type") == "auth"
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+class OperatorConsumer(_Base):
+    role = "operator"
+    burst, per_second = 60, 30.0
+
+    async def connect(self):
+        self.groups = []
+        user = self.scope.get("user")
+        if not (user and user.is_authenticated and user.is_staff):
+            await self.close(code=4403)
+            return
+        await super().connect()
+
+    async def on_connect(self):
+        await self.join(events.OPERATORS)
+        await self.send_json(await database_sync_to_async(snapshots.for_operator)())
+
+    async def on_ride_create(self, data):
+        ride = await database_sync_to_async(services.request_ride)(
+            pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"]
+        )
+        await self.send_json({"type": "ride_created", "ride_id": ride.pk})
+
+    async def on_ride_assign(self, data):
+        offer = await database_sync_to_async(services.assign_by_operator)(data["ride_id"], data["permit_id"])
+        await self.send_json({"type": "assigned", "offer_id": offer.pk})
+
+    async def on_ride_cancel(self, data):
+        await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
+
+    async def on_broadcast(self, data):
+        await self.channel_layer.group_send("cabs", {"type": "relay", "message": {"type": "broadcast", "text": data["text"]}})
+        await self.send_json({"type": "broadcast_sent"})

@@ -1,0 +1,151 @@
+"""The websocket protocol, version 1: every message schema in one place (docs/dispatch-protocol.md).
+
+Every frame is a JSON object with a ``type``. ``parse`` turns a frame into
+``(type, data)`` or raises :class:`ProtocolError`, which the consumer sends
+back as an ``error`` frame; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+VERSION = 1
+MAX_FRAME_BYTES = 64 * 1024
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str, fields: dict | None = None):
+        super().__init__(message)
+        self.code, self.message, self.fields = code, str(message), fields or {}
+
+    def frame(self) -> dict:
+        body = {"type": "error", "code": self.code, "message": self.message}
+        if self.fields:
+            body["fields"] = self.fields
+        return body
+
+
+class Point(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lon = serializers.FloatField(min_value=-180, max_value=180)
+    address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class Empty(serializers.Serializer):
+    pass
+
+
+class Position(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lon = serializers.FloatField(min_value=-180, max_value=180)
+    accuracy = serializers.FloatField(min_value=0, required=False, allow_null=True)
+
+
+class Status(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["livre", "fora_de_servico"])
+
+
+class RankId(serializers.Serializer):
+    rank_id = serializers.IntegerField(min_value=1)
+
+
+class OfferId(serializers.Serializer):
+    offer_id = serializers.IntegerField(min_value=1)
+
+
+class RideId(serializers.Serializer):
+    ride_id = serializers.IntegerField(min_value=1)
+
+
+class Fix(serializers.Serializer):
+    t = serializers.DateTimeField()
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lon = serializers.FloatField(min_value=-180, max_value=180)
+    accuracy_m = serializers.FloatField(min_value=0, required=False, allow_null=True)
+
+
+class RideComplete(RideId):
+    meter_total = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    trace = Fix(many=True, max_length=20000)
+
+
+class RideRequest(serializers.Serializer):
+    pickup = Point()
+    destination = Point(required=False, allow_null=True)
+
+
+class RideCancel(RideId):
+    reason = serializers.CharField(max_length=255, required=False, allow_blank=True, default="")
+
+
+class Auth(serializers.Serializer):
+    token = serializers.CharField(max_length=128)
+
+
+class OperatorRideCreate(RideRequest):
+    caller_name = serializers.CharField(max_length=120)
+    caller_phone = serializers.CharField(max_length=20)
+
+
+class Assign(RideId):
+    permit_id = serializers.IntegerField(min_value=1)
+
+
+class Broadcast(serializers.Serializer):
+    text = serializers.CharField(max_length=500)
+
+
+# What each role may send, and the schema of each message.
+INBOUND = {
+    "driver": {
+        "ping": Empty,
+        "position": Position,
+        "status": Status,
+        "rank_check_in": RankId,
+        "rank_check_out": Empty,
+        "offer_accept": OfferId,
+        "offer_decline": OfferId,
+        "ride_arriving": RideId,
+        "ride_on_board": RideId,
+        "ride_complete": RideComplete,
+    },
+    "passenger": {"ping": Empty, "auth": Auth, "ride_request": RideRequest, "ride_cancel": RideCancel},
+    "operator": {
+        "ping": Empty,
+        "ride_create": OperatorRideCreate,
+        "ride_assign": Assign,
+        "ride_cancel": RideCancel,
+        "broadcast": Broadcast,
+    },
+}
+
+
+def parse(role: str, text: str | None) -> tuple[str, dict]:
+    if text is None:
+        raise ProtocolError("binary_not_supported", _("Envie mensagens JSON em texto."))
+    if len(text.encode()) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", _("Mensagem grande demais."))
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        raise ProtocolError("malformed_json", _("JSON inválido."))
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
+    schema = INBOUND[role].get(frame["type"])
+    if schema is None:
+        raise ProtocolError("unknown_type", _("Tipo de mensagem desconhecido: %(type)s.") % {"type": frame["type"][:40]})
+    serializer = schema(data=frame)
+    if not serializer.is_valid():
+        raise ProtocolError("invalid", _("Mensagem inválida."), _plain(serializer.errors))
+    return frame["type"], serializer.validated_data
+
+
+def _plain(errors):
+    if isinstance(errors, dict):
+        return {k: _plain(v) for k, v in errors.items()}
+    if isinstance(errors, list):
+        return [_plain(e) for e in errors]
+    return str(errors)

@@ -1,0 +1,384 @@
+"""Dispatch services: every state change is committed before it is announced (dispatch.events).
+
+Consumers call these through ``database_sync_to_async``. Races between
+processes are settled by the database: conditional updates on the offer and
+the ride, and the constraint of one active ride per cab.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from geopy.distance import geodesic
+
+from backend.registry import compliance
+from backend.registry.models import Auxiliary, Permit, Person
+from backend.ranks.models import Rank, RankCheckIn
+from taxilaw.meter import Fix
+
+from . import events, grid, snapshots
+from .models import (
+    ACTIVE_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
+)
+
+OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
+RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
+MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
+CANDIDATES_PER_OFFER = 8
+POSITION_FRESH = timedelta(minutes=2)
+
+
+class DispatchError(Exception):
+    """A request the dispatcher refuses; sent back as an error frame."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, str(message)
+
+
+# --- drivers ---------------------------------------------------------------------------------
+
+
+def driven_permit(person: Person) -> Permit | None:
+    permit = person.permits.filter(status=Permit.Status.ACTIVE).first()
+    if permit:
+        return permit
+    aux = person.auxiliary_roles.filter(status=Auxiliary.Status.ACTIVE).select_related("permit").first()
+    return aux.permit if aux else None
+
+
+@transaction.atomic
+def go_online(person: Person) -> Cab:
+    """A driver connects: the registry must allow them to work this cab now."""
+    permit = driven_permit(person)
+    if permit is None:
+        raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
+    decision = compliance.may_work(person, permit)
+    if not decision:
+        raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
+    cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
+    cab.driver = person
+    cab.online = True
+    cab.save(update_fields=["driver", "online"])
+    return cab
+
+
+def go_offline(cab_id: int) -> None:
+    Cab.objects.filter(pk=cab_id).update(online=False)
+
+
+def set_status(cab_id: int, status: str) -> Cab:
+    with transaction.atomic():
+        cab = Cab.objects.select_for_update().get(pk=cab_id)
+        if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
+            raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
+        cab.status = status
+        cab.save(update_fields=["status"])
+        events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+    return cab
+
+
+def still_allowed(cab_id: int):
+    """Re-check the registry for an open connection (after a suspension or revocation)."""
+    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
+    return compliance.may_work(cab.driver, cab.permit)
+
+
+# --- passengers and operators ------------------------------------------------------------------
+
+
+def passenger_by_token(token: str) -> Passenger | None:
+    return Passenger.objects.filter(token=token).first()
+
+
+@transaction.atomic
+def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
+                 caller_name: str = "", caller_phone: str = "") -> Ride:
+    if passenger and passenger.rides.filter(status__in=[RideStatus.REQUESTED, RideStatus.OFFERED, *ACTIVE_RIDE_STATUSES]).exists():
+        raise DispatchError("ride_open", _("Você já tem uma corrida em andamento."))
+    ride = Ride.objects.create(
+        passenger=passenger,
+        caller_name=caller_name,
+        caller_phone=caller_phone,
+        created_by="passenger" if passenger else "operator",
+        pickup_lat=pickup["lat"],
+        pickup_lon=pickup["lon"],
+        pickup_address=pickup.get("address", ""),
+        destination_lat=destination["lat"] if destination else None,
+        destination_lon=destination["lon"] if destination else None,
+        destination_address=destination.get("address", "") if destination else "",
+    )
+    _announce_ride(ride)
+    offer_next(ride.pk)
+    return Ride.objects.get(pk=ride.pk)
+
+
+# --- choosing the cab -----------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    cab: Cab
+    distance_m: float
+    source: str  # "rank" or "nearest"
+    queue_position: int | None = None
+    rank: str | None = None
+
+    def audit(self, allowed: bool, reasons: list[str]) -> dict:
+        return {
+            "permit": self.cab.permit.number,
+            "cab_id": self.cab.pk,
+            "source": self.source,
+            "rank": self.rank,
+            "queue_position": self.queue_position,
+            "distance_m": round(self.distance_m),
+            "allowed": allowed,
+            "reasons": reasons,
+        }
+
+
+def _free_cabs():
+    fresh = timezone.now() - POSITION_FRESH
+    return Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh).select_related("permit", "driver")
+
+
+def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
+    """Free cabs checked in at the rank nearest the pickup (within RANK_RADIUS_M), first come first served."""
+    nearest, best = None, RANK_RADIUS_M
+    box = 0.003
+    for rank in Rank.objects.filter(active=True, lat__range=(lat - box, lat + box), lon__range=(lon - box, lon + box)):
+        d = geodesic((lat, lon), (rank.lat, rank.lon)).meters
+        if d <= best:
+            nearest, best = rank, d
+    if nearest is None:
+        return []
+    free = {c.permit_id: c for c in _free_cabs().exclude(pk__in=exclude)}
+    queue = []
+    checkins = RankCheckIn.objects.filter(rank=nearest, checked_out_at__isnull=True).order_by("checked_in_at")
+    for position, checkin in enumerate(checkins, start=1):
+        cab = free.get(checkin.permit_id)
+        if cab is not None:
+            queue.append(Candidate(cab, geodesic((lat, lon), (cab.lat, cab.lon)).meters, "rank", position, nearest.name))
+    return queue
+
+
+def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
+    """Nearest free cabs by geodesic distance, searched ring by ring over the grid (never a scan of every cab)."""
+    found: list[Candidate] = []
+    for radius in range(MAX_RINGS + 1):
+        cabs = _free_cabs().filter(cell__in=grid.ring(lat, lon, radius)).exclude(pk__in=exclude)
+        found += [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in cabs]
+        # One more ring after the first hits: a cab in the next ring may be nearer than one in a corner.
+        if len(found) >= wanted and radius > 0:
+            break
+    return sorted(found, key=lambda c: c.distance_m)[:wanted]
+
+
+@transaction.atomic
+def offer_next(ride_id: int) -> Offer | None:
+    """Offer the ride to the next cab that may legally work; escalate to operators when none is left."""
+    ride = Ride.objects.select_for_update().get(pk=ride_id)
+    if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED) or ride.offers.filter(status=OfferStatus.PENDING).exists():
+        return None
+    tried = set(ride.offers.values_list("cab_id", flat=True))
+    queue = rank_queue(ride.pickup_lat, ride.pickup_lon, tried)
+    in_queue = {c.cab.pk for c in queue}
+    candidates = queue + [c for c in nearest_free(ride.pickup_lat, ride.pickup_lon, tried) if c.cab.pk not in in_queue]
+    audit, chosen = [], None
+    for candidate in candidates:
+        if chosen is None:
+            decision = compliance.may_work(candidate.cab.driver, candidate.cab.permit)
+            audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
+            if decision:
+                chosen = candidate
+        else:
+            audit.append(candidate.audit(True, ["not_evaluated"]))
+    if chosen is None:
+        ride.status = RideStatus.REQUESTED
+        ride.escalated = True
+        ride.version = F("version") + 1
+        ride.save(update_fields=["status", "escalated", "version"])
+        ride.refresh_from_db()
+        _announce_ride(ride, escalation=True)
+        return None
+    reason = (
+        _("1º livre na fila do ponto %(rank)s (posição %(pos)s)") % {"rank": chosen.rank, "pos": chosen.queue_position}
+        if chosen.source == "rank"
+        else _("táxi livre mais próximo (%(m)d m)") % {"m": chosen.distance_m}
+    )
+    return _create_offer(ride, chosen.cab, reason, audit, chosen.distance_m)
+
+
+def _create_offer(ride: Ride, cab: Cab, reason: str, audit: list, distance_m: float | None) -> Offer:
+    now = timezone.now()
+    offer = Offer.objects.create(
+        ride=ride, cab=cab, driver=cab.driver, expires_at=now + OFFER_TIMEOUT, reason=reason, candidates=audit, distance_m=distance_m
+    )
+    Ride.objects.filter(pk=ride.pk).update(status=RideStatus.OFFERED, offered_at=now, version=F("version") + 1)
+    ride.refresh_from_db()
+    events.announce(events.cab_group(cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
+    _announce_ride(ride)
+    return offer
+
+
+@transaction.atomic
+def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
+    """An operator picks the cab; it still must be allowed to work, and the driver still accepts."""
+    ride = Ride.objects.select_for_update().get(pk=ride_id)
+    if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
+        raise DispatchError("ride_not_open", _("Esta corrida não aguarda táxi."))
+    cab = Cab.objects.select_related("permit", "driver").filter(permit_id=permit_id, online=True).first()
+    if cab is None:
+        raise DispatchError("cab_offline", _("Este táxi não está conectado."))
+    if ride.offers.filter(cab=cab).exists():
+        raise DispatchError("already_offered", _("Esta corrida já foi oferecida a este táxi."))
+    decision = compliance.may_work(cab.driver, cab.permit)
+    if not decision:
+        raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
+    for pending in ride.offers.filter(status=OfferStatus.PENDING):
+        _close_offer(pending, OfferStatus.WITHDRAWN)
+    distance = geodesic((ride.pickup_lat, ride.pickup_lon), (cab.lat, cab.lon)).meters if cab.lat is not None else None
+    audit = [{"permit": cab.permit.number, "cab_id": cab.pk, "source": "operator", "allowed": True, "reasons": []}]
+    return _create_offer(ride, cab, _("atribuição manual pelo operador"), audit, distance)
+
+
+def _close_offer(offer: Offer, status: str) -> None:
+    Offer.objects.filter(pk=offer.pk).update(status=status, responded_at=timezone.now())
+    events.announce(events.cab_group(offer.cab.permit_id), {"type": "offer_closed", "offer_id": offer.pk, "status": status})
+
+
+# --- answers to an offer -------------------------------------------------------------------------
+
+
+def accept_offer(offer_id: int, cab_id: int) -> Ride:
+    """Exactly one cab wins: the offer and the ride change only if still pending/offered (conditional updates)."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            taken = Offer.objects.filter(pk=offer_id, cab_id=cab_id, status=OfferStatus.PENDING, expires_at__gt=now).update(
+                status=OfferStatus.ACCEPTED, responded_at=now
+            )
+            if not taken:
+                raise DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
+            offer = Offer.objects.select_related("cab").get(pk=offer_id)
+            won = Ride.objects.filter(pk=offer.ride_id, status=RideStatus.OFFERED).update(
+                status=RideStatus.ACCEPTED, cab=offer.cab, permit_id=offer.cab.permit_id, driver_id=offer.cab.driver_id,
+                accepted_at=now, version=F("version") + 1,
+            )
+            if not won:
+                raise DispatchError("offer_gone", _("Esta corrida já foi atendida ou cancelada."))
+            Cab.objects.filter(pk=cab_id).update(status=CabStatus.EN_ROUTE)
+            RankCheckIn.objects.filter(permit_id=offer.cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
+            ride = Ride.objects.get(pk=offer.ride_id)
+            _announce_ride(ride)
+            events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(Cab.objects.get(pk=cab_id))})
+            return ride
+    except IntegrityError:
+        raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento."))
+
+
+def decline_offer(offer_id: int, cab_id: int) -> None:
+    with transaction.atomic():
+        declined = Offer.objects.filter(pk=offer_id, cab_id=cab_id, status=OfferStatus.PENDING).update(
+            status=OfferStatus.DECLINED, responded_at=timezone.now()
+        )
+        if not declined:
+            raise DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
+        ride_id = Offer.objects.values_list("ride_id", flat=True).get(pk=offer_id)
+        offer_next(ride_id)
+
+
+def expire_offers(now: datetime | None = None) -> int:
+    """Finish offers whose time ran out, whichever process made them (the sweeper calls this)."""
+    now = now or timezone.now()
+    count = 0
+    while True:
+        with transaction.atomic():
+            offer = (
+                Offer.objects.select_for_update(skip_locked=True)
+                .filter(status=OfferStatus.PENDING, expires_at__lte=now)
+                .select_related("cab")
+                .first()
+            )
+            if offer is None:
+                return count
+            _close_offer(offer, OfferStatus.EXPIRED)
+            offer_next(offer.ride_id)
+            count += 1
+
+
+# --- the trip ----------------------------------------------------------------------------------
+
+
+def _driver_ride(ride_id: int, cab_id: int, allowed: tuple) -> Ride:
+    ride = Ride.objects.select_for_update().filter(pk=ride_id, cab_id=cab_id).first()
+    if ride is None:
+        raise DispatchError("not_your_ride", _("Esta corrida não é deste táxi."))
+    if ride.status not in allowed:
+        raise DispatchError("wrong_state", _("A corrida está em “%(status)s”.") % {"status": ride.get_status_display()})
+    return ride
+
+
+def _advance(ride: Ride, status: str, stamp: str, **fields) -> Ride:
+    Ride.objects.filter(pk=ride.pk).update(status=status, version=F("version") + 1, **{stamp: timezone.now()}, **fields)
+    ride.refresh_from_db()
+    _announce_ride(ride)
+    return ride
+
+
+@transaction.atomic
+def ride_arriving(ride_id: int, cab_id: int) -> Ride:
+    return _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED,)), RideStatus.ARRIVING, "arriving_at")
+
+
+@transaction.atomic
+def ride_on_board(ride_id: int, cab_id: int) -> Ride:
+    ride = _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED, RideStatus.ARRIVING)), RideStatus.ON_BOARD, "on_board_at")
+    Cab.objects.filter(pk=cab_id).update(status=CabStatus.BUSY)
+    return ride
+
+
+@transaction.atomic
+def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[dict]) -> Ride:
+    """The fare is the meter's total (Art. 43); the server recomputes the trace and records any disagreement."""
+    from backend.tariffs.services import recompute_trip
+
+    ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD,))
+    fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
+    check = recompute_trip(fixes, meter_total, started_at=ride.on_board_at, stopped_at=timezone.now())
+    ride = _advance(
+        ride, RideStatus.COMPLETED, "completed_at",
+        fare=meter_total, server_total=check.reading.total, meter_disagreement=not check.decision.allowed,
+        distance_m=check.reading.distance_m,
+        trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
+    )
+    Cab.objects.filter(pk=cab_id).update(status=CabStatus.FREE)
+    return ride
+
+
+@transaction.atomic
+def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, reason: str = "") -> Ride:
+    ride = Ride.objects.select_for_update().filter(pk=ride_id).first()
+    if ride is None or (passenger is not None and ride.passenger_id != passenger.pk):
+        raise DispatchError("not_your_ride", _("Esta corrida não é sua."))
+    if ride.status in (RideStatus.COMPLETED, RideStatus.CANCELLED, RideStatus.ON_BOARD):
+        raise DispatchError("wrong_state", _("A corrida está em “%(status)s” e não pode ser cancelada.") % {"status": ride.get_status_display()})
+    for pending in ride.offers.filter(status=OfferStatus.PENDING).select_related("cab"):
+        _close_offer(pending, OfferStatus.WITHDRAWN)
+    if ride.cab_id:
+        Cab.objects.filter(pk=ride.cab_id).update(status=CabStatus.FREE)
+        events.announce(events.cab_group(ride.cab.permit_id), {"type": "ride_cancelled", "ride_id": ride.pk})
+    return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+def _announce_ride(ride: Ride, escalation: bool = False) -> None:
+    body = snapshots.ride(ride)
+    events.announce(events.ride_group(ride.pk), {"type": "ride_update", "ride": body})
+    events.announce(events.OPERATORS, {"type": "escalation" if escalation else "ride_update", "ride": body})

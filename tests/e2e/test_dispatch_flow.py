@@ -1,0 +1,258 @@
+"""Radio-taxi dispatch end to end (Art. 66): real websocket clients against a running Daphne."""
+
+import asyncio
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from .client import driver, free_at, operator, passenger
+
+pytestmark = pytest.mark.e2e
+
+TICK = 0.8  # more than two background ticks: positions are flushed in batches
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def trace_around(lat, lon, minutes=6, points=40):
+    start = datetime.now(timezone.utc) - timedelta(minutes=minutes)
+    return [
+        {"t": (start + timedelta(seconds=i * minutes * 60 / points)).isoformat(), "lat": lat - i * 0.0004, "lon": lon + i * 0.0002, "accuracy_m": 8}
+        for i in range(points)
+    ]
+
+
+@pytest.mark.article("Art. 66", "Art. 43", "Art. 32")
+def test_request_offer_accept_pickup_meter_complete(platform):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    cab = world["cabs"][0]
+
+    async def scenario():
+        d = await driver(port, cab["token"])
+        snapshot = await d.recv_until("snapshot")
+        assert snapshot["cab"]["permit"] == cab["permit"] and snapshot["offer"] is None
+        await free_at(d, lat + 0.004, lon)  # ~450 m north of the pickup, away from the rank
+        await asyncio.sleep(TICK)
+        p = await passenger(port, world["passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat, "lon": lon, "address": "Praça Cel. Pacheco de Medeiros"})
+        offer = (await d.recv_until("offer"))["offer"]
+        assert 300 < offer["distance_m"] < 600 and "mais próximo" in offer["reason"]
+        await d.send(type="offer_accept", offer_id=offer["id"])
+        accepted = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "accepted")
+        ride = accepted["ride"]
+        assert ride["cvi"]["permit"] == cab["permit"] and ride["driver"]["cmt"].startswith("CMT-E")  # Art. 32
+        await d.send(type="ride_arriving", ride_id=ride["id"])
+        await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "arriving")
+        await d.send(type="ride_on_board", ride_id=ride["id"])
+        await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "on_board")
+        await d.send(type="ride_complete", ride_id=ride["id"], meter_total="14.30", trace=trace_around(lat, lon))
+        done = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "completed")
+        assert done["ride"]["fare"] == "14.30"  # Art. 43: the meter's total is the fare
+        assert done["ride"]["version"] > accepted["ride"]["version"]
+        await d.close(), await p.close()
+
+    run(scenario())
+
+
+@pytest.mark.article("Art. 66")
+def test_decline_and_timeout_pass_the_ride_to_the_next_cab(platform):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    first, second = world["cabs"][1], world["cabs"][2]
+
+    async def scenario():
+        a, b = await driver(port, first["token"]), await driver(port, second["token"])
+        await a.recv_until("snapshot"), await b.recv_until("snapshot")
+        await free_at(a, lat - 0.003, lon)  # nearer
+        await free_at(b, lat - 0.006, lon)
+        await asyncio.sleep(TICK)
+        p = await passenger(port, world["other_passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon})
+        offer_a = (await a.recv_until("offer"))["offer"]
+        await a.send(type="offer_decline", offer_id=offer_a["id"])
+        offer_b = (await b.recv_until("offer"))["offer"]
+        assert offer_b["ride_id"] == offer_a["ride_id"]
+        # b lets it expire (3 s in these tests): the ride never goes back to a, and nobody else is free.
+        escalated = await p.recv_until("ride_update", timeout=10, where=lambda m: m["ride"]["escalated"])
+        assert escalated["ride"]["status"] == "requested"
+        await p.send(type="ride_cancel", ride_id=offer_a["ride_id"])
+        await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "cancelled")
+        assert not [m for m in a.seen if m.get("type") == "offer" and m["offer"]["id"] != offer_a["id"]]
+        for c in (a, b, p):
+            await c.close()
+
+    run(scenario())
+
+
+@pytest.mark.article("Art. 27, §3", "Art. 66")
+def test_the_rank_queue_is_served_first(platform):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    at_rank, nearer = world["cabs"][3], world["cabs"][0]
+
+    async def scenario():
+        r, n = await driver(port, at_rank["token"]), await driver(port, nearer["token"])
+        await r.recv_until("snapshot"), await n.recv_until("snapshot")
+        await free_at(r, lat, lon)
+        await r.send(type="rank_check_in", rank_id=world["rank_id"])
+        checked = await r.recv_until("rank_checked_in")
+        assert checked["queue_position"] == 1
+        await free_at(n, lat + 0.0012, lon)  # the pickup is between: the free cab is nearer than the rank
+        await asyncio.sleep(TICK)
+        p = await passenger(port, world["passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat + 0.0009, "lon": lon})
+        offer = (await r.recv_until("offer"))["offer"]
+        assert "fila do ponto" in offer["reason"]
+        await p.send(type="ride_cancel", ride_id=offer["ride_id"])
+        closed = await r.recv_until("offer_closed")
+        assert closed["status"] == "withdrawn"
+        await r.send(type="rank_check_out")
+        await r.recv_until("rank_checked_out")
+        for c in (r, n, p):
+            await c.close()
+
+    run(scenario())
+
+
+def test_reconnecting_mid_offer_restores_it(platform):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    cab = world["cabs"][1]
+
+    async def scenario():
+        d = await driver(port, cab["token"])
+        await d.recv_until("snapshot")
+        await free_at(d, lat + 0.01, lon + 0.01)
+        await asyncio.sleep(TICK)
+        p = await passenger(port, world["other_passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat + 0.011, "lon": lon + 0.01})
+        offer = (await d.recv_until("offer"))["offer"]
+        await d.close()
+        again = await driver(port, cab["token"])
+        snapshot = await again.recv_until("snapshot")
+        assert snapshot["offer"]["id"] == offer["id"]
+        await again.send(type="offer_accept", offer_id=offer["id"])
+        await again.recv_until("offer_accepted")
+        await p.send(type="ride_cancel", ride_id=offer["ride_id"])
+        await again.recv_until("ride_cancelled")
+        await again.close(), await p.close()
+
+    run(scenario())
+
+
+def test_bad_frames_get_error_frames_and_floods_a_policy_close(platform):
+    world, port = platform.world, platform.ports[0]
+
+    async def scenario():
+        d = await driver(port, world["cabs"][2]["token"])
+        await d.recv_until("snapshot")
+        await d.ws.send("{not json")
+        assert (await d.recv_until("error"))["code"] == "malformed_json"
+        await d.send(type="teleport")
+        assert (await d.recv_until("error"))["code"] == "unknown_type"
+        await d.send(type="position", lat=200, lon="x")
+        error = await d.recv_until("error")
+        assert error["code"] == "invalid" and {"lat", "lon"} <= set(error["fields"])
+        await d.ws.send('{"type": "ping", "pad": "' + "x" * 70000 + '"}')
+        assert (await d.recv_until("error"))["code"] == "too_large"
+        await d.send(type="offer_accept", offer_id=999999)
+        assert (await d.recv_until("error"))["code"] == "offer_gone"
+        await d.send(type="ping")
+        await d.recv_until("pong")  # still connected and served
+        for _ in range(200):
+            await d.send(type="ping")
+        await d.recv_until("error", where=lambda m: m["code"] == "flood")
+        await asyncio.wait_for(d.ws.wait_closed(), 5)
+        assert d.ws.close_code == 4008  # policy close (1008 is reserved to the protocol layer in Daphne)
+
+    run(scenario())
+
+
+def test_a_driver_without_a_token_is_refused_and_a_passenger_cannot_cancel_anothers_ride(platform):
+    from websockets.exceptions import InvalidStatus
+
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+
+    async def scenario():
+        with pytest.raises(InvalidStatus):
+            await driver(port, "wrong-token")
+        mine = await passenger(port, world["passenger_token"])
+        await mine.send(type="ride_request", pickup={"lat": lat - 0.02, "lon": lon - 0.02})
+        ride = (await mine.recv_until("ride_update"))["ride"]
+        other = await passenger(port, world["other_passenger_token"])
+        await other.send(type="ride_cancel", ride_id=ride["id"])
+        assert (await other.recv_until("error"))["code"] == "not_your_ride"
+        await mine.send(type="ride_cancel", ride_id=ride["id"])
+        await mine.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "cancelled")
+        await mine.close(), await other.close()
+
+    run(scenario())
+
+
+@pytest.mark.article("Art. 54, b")
+def test_a_suspended_cab_gets_nothing(platform):
+    import json
+    import urllib.request
+
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    suspended, fallback = world["cabs"][2], world["cabs"][3]
+
+    async def scenario():
+        s, f = await driver(port, suspended["token"]), await driver(port, fallback["token"])
+        await s.recv_until("snapshot"), await f.recv_until("snapshot")
+        await free_at(s, lat - 0.03, lon)  # the nearer one
+        await free_at(f, lat - 0.036, lon)
+        await asyncio.sleep(TICK)
+        today = datetime.now(timezone.utc).date()
+        body = json.dumps({"permit": suspended["permit_id"], "starts_on": str(today - timedelta(days=1)), "ends_on": str(today + timedelta(days=5)), "reason": "teste"}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/suspensions/", data=body, method="POST",
+                                         headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
+        assert urllib.request.urlopen(request).status == 201
+        p = await passenger(port, world["other_passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat - 0.031, "lon": lon})
+        offer = (await f.recv_until("offer"))["offer"]
+        assert not [m for m in s.seen if m.get("type") == "offer"]
+        await p.send(type="ride_cancel", ride_id=offer["ride_id"])
+        await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "cancelled")
+        await s.close()
+        again = await driver(port, suspended["token"])  # a new connection is refused with the reason
+        error = await again.recv_until("error")
+        assert error["code"] == "not_allowed" and "Art. 54" in error["message"]
+        for c in (f, p):
+            await c.close()
+
+    run(scenario())
+
+
+def test_operator_sees_cabs_and_assigns_by_hand(platform):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    cab = world["cabs"][0]
+
+    async def scenario():
+        o = await operator(port, world["operator"]["session"])
+        await o.recv_until("snapshot")
+        d = await driver(port, cab["token"])
+        await d.recv_until("snapshot")
+        await free_at(d, lat + 0.1, lon + 0.1)  # beyond the automatic search: only an operator can send it
+        positions = await o.recv_until("positions", where=lambda m: any(c["id"] for c in m["cabs"]))
+        assert positions["cabs"][0]["zone"] in {"central", "peripheral", "outside"}
+        await o.send(type="ride_create", caller_name="Dona Maria", caller_phone="32988887777", pickup={"lat": lat, "lon": lon})
+        created = await o.recv_until("ride_created")
+        await o.recv_until("escalation", where=lambda m: m["ride"]["id"] == created["ride_id"])
+        await o.send(type="ride_assign", ride_id=created["ride_id"], permit_id=cab["permit_id"])
+        await o.recv_until("assigned")
+        offer = (await d.recv_until("offer", where=lambda m: "operador" in m["offer"]["reason"]))["offer"]
+        assert offer["ride_id"] == created["ride_id"]
+        await o.send(type="broadcast", text="Chuva forte na Av. JK")
+        assert (await d.recv_until("broadcast"))["text"] == "Chuva forte na Av. JK"
+        await o.send(type="ride_cancel", ride_id=created["ride_id"])
+        await d.recv_until("offer_closed")
+        await o.close(), await d.close()
+
+    run(scenario())
