@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# Explicit websocket limits (bytes): a trip's trace fits, a memory-exhaustion attempt does not.
+DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
 
 # Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots.
 SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth
@@ -39,7 +41,7 @@ run: install
 	@echo "  Motorista auxiliar:   usuário auxiliar / senha taxi12345"
 	@echo "  API (OpenAPI):        http://$(HOST):$(PORT)/api/docs/"
 	@echo
-	$(BIN)/daphne -b $(HOST) -p $(PORT) backend.asgi:application
+	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
 ## Installs everything and runs the whole test suite.
 test: system-deps install

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 VERSION = 1
-MAX_FRAME_BYTES = 64 * 1024
+MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 
 class ProtocolError(Exception):
@@ -69,7 +69,7 @@ class Fix(serializers.Serializer):
 
 class RideComplete(RideId):
     meter_total = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    trace = Fix(many=True, max_length=20000)
+    trace = Fix(many=True, max_length=10000)  # 5.5 h at one fix every 2 s
 
 
 class RideRequest(serializers.Serializer):

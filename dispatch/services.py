@@ -145,8 +145,13 @@ class Candidate:
 
 
 def _free_cabs():
+    """Connected, free, recently seen, and not already considering another offer."""
     fresh = timezone.now() - POSITION_FRESH
-    return Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh).select_related("permit", "driver")
+    return (
+        Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh)
+        .exclude(offers__status=OfferStatus.PENDING)
+        .select_related("permit", "driver")
+    )
 
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:

@@ -75,7 +75,8 @@ class Platform:
             log = open(self.tmp / f"daphne-{port}.log", "w")
             process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "--websocket_connect_timeout", "10", "backend.asgi:application"],
+                 "--websocket_connect_timeout", "10", "--websocket-max-message-size", "2097152",
+                 "--websocket-max-frame-size", "2097152", "backend.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             )
             _wait_port(port, process)

@@ -156,7 +156,7 @@ def test_bad_frames_get_error_frames_and_floods_a_policy_close(platform):
         await d.send(type="position", lat=200, lon="x")
         error = await d.recv_until("error")
         assert error["code"] == "invalid" and {"lat", "lon"} <= set(error["fields"])
-        await d.ws.send('{"type": "ping", "pad": "' + "x" * 70000 + '"}')
+        await d.ws.send('{"type": "ping", "pad": "' + "x" * (1024 * 1024 + 10) + '"}')
         assert (await d.recv_until("error"))["code"] == "too_large"
         await d.send(type="offer_accept", offer_id=999999)
         assert (await d.recv_until("error"))["code"] == "offer_gone"

@@ -1,0 +1,62 @@
+"""Web front-ends of the radio-taxi dispatch (Art. 66): the operators' console and the passenger page.
+
+The pages are plain Django templates with plain JavaScript (no build step) and
+a vendored Leaflet (no CDN, no map tiles). Everything live goes over the
+websockets of docs/dispatch-protocol.md; the two small JSON views here fill what
+the events do not carry (the offer history of a ride, the rank queues).
+"""
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.db.models import Count, Q
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from .models import Offer
+
+
+@never_cache
+@staff_member_required  # anyone else goes to /admin/login/?next=/central/
+def console(request):
+    return render(request, "dispatch/console.html", {"title": "Central de rádio-táxi"})
+
+
+@never_cache
+def passenger(request):
+    return render(request, "dispatch/passenger.html", {"title": "Pedir um táxi"})
+
+
+@require_GET
+@never_cache
+def ride_offers(request, ride_id: int):
+    """The offer history of a ride (permit, status, reason, distance, times): DIMUTRAN staff only."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return JsonResponse({"detail": "Acesso restrito aos operadores da DIMUTRAN."}, status=403)
+    offers = Offer.objects.filter(ride_id=ride_id).select_related("cab__permit").order_by("created_at")
+    return JsonResponse({
+        "ride_id": ride_id,
+        "offers": [
+            {
+                "id": o.pk,
+                "permit": o.cab.permit.number,
+                "status": o.status,
+                "status_label": str(o.get_status_display()),
+                "reason": o.reason,
+                "distance_m": round(o.distance_m) if o.distance_m is not None else None,
+                "created_at": o.created_at.isoformat(),
+                "responded_at": o.responded_at.isoformat() if o.responded_at else None,
+            }
+            for o in offers
+        ],
+    })
+
+
+@require_GET
+@never_cache
+def rank_queues(request):
+    """How many cabs wait at each rank now (open check-ins); counts only, no permits: public."""
+    from backend.ranks.models import Rank
+
+    rows = Rank.objects.filter(active=True).annotate(queue=Count("checkins", filter=Q(checkins__checked_out_at__isnull=True)))
+    return JsonResponse({"queues": {str(r.pk): r.queue for r in rows}})
