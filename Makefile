@@ -8,8 +8,8 @@ STAMP := $(VENV)/.installed
 # Explicit websocket limits (bytes): a trip's trace fits, a memory-exhaustion attempt does not.
 DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
 
-# Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots.
-SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth
+# Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots, Chromium for the console.
+SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium
 
 .PHONY: run test install system-deps law-table messages clean
 
@@ -45,7 +45,7 @@ run: install
 
 ## Installs everything and runs the whole test suite.
 test: system-deps install
-	$(BIN)/pytest -q
+	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
 
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.
 law-table: install

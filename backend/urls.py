@@ -22,4 +22,5 @@ urlpatterns = [
     path("api/", include("backend.enforcement.urls")),
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
+    path("", include("dispatch.web_urls")),
 ]

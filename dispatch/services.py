@@ -67,11 +67,15 @@ def go_online(person: Person) -> Cab:
     cab.driver = person
     cab.online = True
     cab.save(update_fields=["driver", "online"])
+    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
     return cab
 
 
+@transaction.atomic
 def go_offline(cab_id: int) -> None:
     Cab.objects.filter(pk=cab_id).update(online=False)
+    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
+    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
 
 
 def set_status(cab_id: int, status: str) -> Cab:

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .models import Offer
+from .models import Offer, Ride
 
 
 @never_cache
@@ -30,12 +30,15 @@ def passenger(request):
 @require_GET
 @never_cache
 def ride_offers(request, ride_id: int):
-    """The offer history of a ride (permit, status, reason, distance, times): DIMUTRAN staff only."""
+    """The offer history of a ride (permit, status, reason, distance, times) and the phone to call back: DIMUTRAN staff only."""
     if not (request.user.is_authenticated and request.user.is_staff):
         return JsonResponse({"detail": "Acesso restrito aos operadores da DIMUTRAN."}, status=403)
     offers = Offer.objects.filter(ride_id=ride_id).select_related("cab__permit").order_by("created_at")
+    ride = Ride.objects.filter(pk=ride_id).select_related("passenger").first()
+    phone = (ride.passenger.phone if ride.passenger_id else ride.caller_phone) if ride else ""
     return JsonResponse({
         "ride_id": ride_id,
+        "phone": phone,
         "offers": [
             {
                 "id": o.pk,

@@ -76,6 +76,9 @@ PARAMETER_UNITS: Mapping[str, str] = {
     "inhabitants_per_taxi": "inhabitants per taxi (Art. 41)",
     "meter_fraction_brl": "R$ per taximeter step after the bandeirada (Art. 43; docs/meter.md)",
     "meter_compare_tolerance_brl": "R$ of difference allowed between phone and server meters (Art. 43)",
+    "fine_group_a_brl": "R$, fine of Group A (Art. 55, I)",
+    "fine_group_b_brl": "R$, fine of Group B (Art. 55, II)",
+    "fine_group_c_brl": "R$, fine of Group C (Art. 55, III)",
 }
 
 _LEI = "Lei 1.242/1987"
@@ -96,6 +99,9 @@ DEFAULT_PARAMETERS: tuple[DatedValue, ...] = (
     DatedValue("inhabitants_per_taxi", date(1987, 12, 28), 1000, f"{_LEI}, Art. 41"),
     DatedValue("meter_fraction_brl", date(1987, 12, 28), Decimal("0.10"), "reading of Art. 43 (docs/readings-tariffs.md)"),
     DatedValue("meter_compare_tolerance_brl", date(1987, 12, 28), Decimal("0.50"), "reading of Art. 43 (docs/readings-tariffs.md)"),
+    DatedValue("fine_group_a_brl", date(2002, 2, 19), Decimal("210.00"), "Lei 1.242/1987, Art. 55 (redação da Lei 2.593/2002)"),
+    DatedValue("fine_group_b_brl", date(2002, 2, 19), Decimal("140.00"), "Lei 1.242/1987, Art. 55 (redação da Lei 2.593/2002)"),
+    DatedValue("fine_group_c_brl", date(2002, 2, 19), Decimal("70.00"), "Lei 1.242/1987, Art. 55 (redação da Lei 2.593/2002)"),
 )
 
 

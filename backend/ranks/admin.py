@@ -3,9 +3,16 @@ the admin shows everything and edits plain data."""
 
 from django.contrib import admin
 
+from django.contrib import messages
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from backend.api_errors import LawViolation
+
+from . import services
 from .models import (
-    Candidate, CentralZone, CommissionMember, Contest, ContestRank, Rank, RankAssignment, RankCheckIn,
-    RankObservation, SwapRequest,
+    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
+    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
 )
 
 
@@ -93,4 +100,45 @@ class CandidateAdmin(admin.ModelAdmin):
     list_filter = ("contest", "excluded")
     search_fields = ("person__full_name", "person__cpf")
     readonly_fields = ("model_year_points", "experience_points", "qualification_points", "total_points", "position",
-                       "decided_by", "needs_draw", "allocated_rank", "excluded", "exclusion_reasons", "registered_at")
+                       "decided_by", "needs_draw", "allocated_rank", "permit", "excluded", "exclusion_reasons", "registered_at")
+
+
+@admin.register(ContestDraw)
+class ContestDrawAdmin(admin.ModelAdmin):
+    """Draws are recorded through the API (they re-order and re-allocate); here they are read."""
+
+    list_display = ("contest", "drawn_on", "minutes_reference", "recorded_at")
+    list_filter = ("contest",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AbsenceJustification)
+class AbsenceJustificationAdmin(admin.ModelAdmin):
+    """Force majeure for absences from the rank (Art. 9, V): DIMUTRAN accepts or refuses."""
+
+    list_display = ("permit", "start", "end", "status", "decided_on")
+    list_filter = ("status",)
+    search_fields = ("permit__number", "permit__holder__full_name")
+    autocomplete_fields = ("permit",)
+    readonly_fields = ("status", "decided_on", "filed_at")
+    actions = ["accept", "refuse"]
+
+    def _decide(self, request, queryset, accept):
+        for j in queryset:
+            try:
+                services.decide_justification(justification=j, accept=accept, on=timezone.localdate())
+            except LawViolation as exc:
+                self.message_user(request, f"{j}: {exc.detail}", messages.ERROR)
+
+    @admin.action(description=_("Aceitar a força maior (Art. 9, V)"))
+    def accept(self, request, queryset):
+        self._decide(request, queryset, True)
+
+    @admin.action(description=_("Recusar a justificativa (Art. 9, V)"))
+    def refuse(self, request, queryset):
+        self._decide(request, queryset, False)

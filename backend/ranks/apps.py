@@ -6,3 +6,6 @@ class RanksConfig(AppConfig):
     name = "backend.ranks"
     label = "ranks"
     verbose_name = _("Zonas, pontos e concursos")
+
+    def ready(self):
+        from . import signals  # noqa: F401

@@ -145,7 +145,8 @@ class Contest(models.Model):
 
     class Status(models.TextChoices):
         PUBLISHED = "published", _("edital publicado")
-        CLASSIFIED = "classified", _("resultado publicado")
+        CLASSIFIED = "classified", _("classificação publicada")
+        GRANTED = "granted", _("resultado publicado; outorgas e designações feitas")
 
     title = models.CharField(_("título do edital"), max_length=200)
     publication_dates = models.JSONField(_("datas de publicação (Art. 16)"), default=list)
@@ -214,6 +215,8 @@ class Candidate(models.Model):
     decided_by = models.CharField(_("desempate"), max_length=40, blank=True)
     needs_draw = models.BooleanField(_("sorteio pela comissão"), default=False)
     allocated_rank = models.ForeignKey(Rank, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("ponto obtido (Art. 19)"))
+    permit = models.ForeignKey(Permit, null=True, blank=True, on_delete=models.PROTECT, related_name="contest_wins",
+                               verbose_name=_("permissão outorgada / promovida (Art. 3, Art. 27)"))
     excluded = models.BooleanField(_("excluído"), default=False)
     exclusion_reasons = models.JSONField(_("motivos da exclusão"), default=list, blank=True)
 
@@ -225,3 +228,50 @@ class Candidate(models.Model):
 
     def __str__(self):
         return f"{self.person} ({self.contest})"
+
+
+class ContestDraw(models.Model):
+    """A public draw by the commission for candidates tied after Art. 21, I-III (Art. 18, § único)."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="draws", verbose_name=_("concurso"))
+    drawn_order = models.JSONField(_("candidatos na ordem sorteada"))
+    drawn_on = models.DateField(_("sorteado em"))
+    minutes_reference = models.CharField(_("ata do sorteio"), max_length=255)
+    recorded_at = models.DateTimeField(_("registrado em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sorteio de desempate (Art. 21)")
+        verbose_name_plural = _("sorteios de desempate (Art. 21)")
+        ordering = ["contest", "drawn_on", "id"]
+
+
+class AbsenceJustification(models.Model):
+    """Absences from the rank justified for force majeure before DIMUTRAN (Art. 9, V)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("aguardando análise")
+        ACCEPTED = "accepted", _("aceita")
+        REFUSED = "refused", _("recusada")
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="absence_justifications", verbose_name=_("permissão"))
+    start = models.DateField(_("de"))
+    end = models.DateField(_("até"))
+    reason = models.TextField(_("motivo de força maior"))
+    status = models.CharField(_("situação"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_on = models.DateField(_("decidida em"), null=True, blank=True)
+    decision_text = models.TextField(_("fundamentação"), blank=True)
+    filed_at = models.DateTimeField(_("protocolada em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("justificativa de ausência (Art. 9, V)")
+        verbose_name_plural = _("justificativas de ausência (Art. 9, V)")
+        ordering = ["permit", "-start", "-id"]
+        constraints = [models.CheckConstraint(condition=Q(end__gte=models.F("start")), name="justification_end_after_start")]
+
+    def __str__(self):
+        return f"{self.permit} {self.start:%d/%m/%Y}–{self.end:%d/%m/%Y}"
+
+    def days(self):
+        from datetime import timedelta
+
+        return [self.start + timedelta(days=i) for i in range((self.end - self.start).days + 1)]

@@ -14,7 +14,7 @@ from .models import Contest
 
 def _published(pk) -> Contest:
     contest = get_object_or_404(Contest, pk=pk)
-    if contest.status != Contest.Status.CLASSIFIED:
+    if contest.status not in (Contest.Status.CLASSIFIED, Contest.Status.GRANTED):
         raise Http404(_("O resultado deste concurso ainda não foi publicado."))
     return contest
 

@@ -16,7 +16,7 @@ from taxilaw.contests import Candidate as LawCandidate
 from zones import Zone, ZoneClassifier, load_municipality, load_polygon_geojson
 from zones.geojson import BOUNDARY_FILE, CENTRAL_ZONE_FILE
 
-from .models import CentralZone, Rank, RankAssignment, RankCheckIn, RankObservation
+from .models import AbsenceJustification, CentralZone, Rank, RankAssignment, RankCheckIn, RankObservation
 
 SEED_SOURCE = "zones/data/central_zone.geojson (aproximação da Lei 1.242/1987, Art. 24)"
 SEED_EFFECTIVE_FROM = date(1987, 12, 28)
@@ -176,10 +176,27 @@ def attendance(rank: Rank, year: int, month: int, today: date | None = None) -> 
         checkins = RankCheckIn.objects.filter(permit=a.permit, rank=rank, checked_in_at__range=(start, end))
         days = {_local_day(c.checked_in_at, tz) for c in checkins}
         since = max(a.since, first)
-        decision = law.check_rank_attendance(year, month, days, until=until, since=since)
+        excused = justified_days(a.permit, first, last)
+        decision = law.check_rank_attendance(year, month, days, justified_days=excused, until=until, since=since)
         absent = law.absent_days(year, month, days, until=until, since=since) if until >= since else []
-        rows.append({"permit": a.permit, "attended_days": sorted(days), "absent_days": absent, "decision": decision})
+        rows.append({
+            "permit": a.permit, "attended_days": sorted(days),
+            "absent_days": [d for d in absent if d not in excused],
+            "justified_days": [d for d in absent if d in excused],
+            "decision": decision,
+        })
     return rows
+
+
+def justified_days(permit: Permit, first: date, last: date) -> set[date]:
+    """Days in [first, last] covered by force majeure accepted by DIMUTRAN (Art. 9, V)."""
+    days: set[date] = set()
+    accepted = AbsenceJustification.objects.filter(
+        permit=permit, status=AbsenceJustification.Status.ACCEPTED, start__lte=last, end__gte=first
+    )
+    for j in accepted:
+        days.update(d for d in j.days() if first <= d <= last)
+    return days
 
 
 # --- contests ------------------------------------------------------------------------------------
@@ -209,5 +226,5 @@ def law_candidate(c) -> LawCandidate:
 
 def ranking(contest):
     """Classified candidates in order, then the excluded ones."""
-    qs = contest.candidates.select_related("person", "allocated_rank")
+    qs = contest.candidates.select_related("person", "allocated_rank", "permit")
     return list(qs.filter(excluded=False).order_by("position", "id")), list(qs.filter(excluded=True).order_by("id"))

@@ -6,7 +6,10 @@ from rest_framework import serializers
 from backend.registry.models import Permit, Person
 from taxilaw.contests import CommissionBody
 
-from .models import Candidate, CentralZone, Contest, Rank, RankAssignment, RankCheckIn, RankObservation, SwapRequest
+from .models import (
+    AbsenceJustification, Candidate, CentralZone, Contest, ContestDraw, Rank, RankAssignment, RankCheckIn, RankObservation,
+    SwapRequest,
+)
 
 
 class RankSerializer(serializers.ModelSerializer):
@@ -113,6 +116,7 @@ class ContestSerializer(serializers.ModelSerializer):
 class CandidateSerializer(serializers.ModelSerializer):
     person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), label=_("candidato"))
     person_name = serializers.CharField(source="person.full_name", read_only=True)
+    permit_number = serializers.CharField(source="permit.number", read_only=True, default=None)
     preferred_ranks = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
 
     class Meta:
@@ -120,13 +124,41 @@ class CandidateSerializer(serializers.ModelSerializer):
         fields = ["id", "person", "person_name", "model_year", "profession_since", "no_accident_certificate", "dependants",
                   "driver_since", "resident_since", "preferred_ranks", "registered_at", "model_year_points",
                   "experience_points", "qualification_points", "total_points", "position", "decided_by", "needs_draw",
-                  "allocated_rank", "excluded", "exclusion_reasons"]
+                  "allocated_rank", "permit", "permit_number", "excluded", "exclusion_reasons"]
         read_only_fields = ["registered_at", "model_year_points", "experience_points", "qualification_points", "total_points",
-                            "position", "decided_by", "needs_draw", "allocated_rank", "excluded", "exclusion_reasons"]
+                            "position", "decided_by", "needs_draw", "allocated_rank", "permit", "excluded", "exclusion_reasons"]
 
 
 class ClassifySerializer(serializers.Serializer):
     published_on = serializers.DateField(required=False)
+
+
+class PublishResultSerializer(serializers.Serializer):
+    result_published_on = serializers.DateField(label=_("publicação do resultado no Órgão Oficial (Art. 3, §1)"))
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    candidates = serializers.ListField(child=serializers.IntegerField(), min_length=2, source="drawn_order",
+                                       label=_("candidatos na ordem sorteada"))
+
+    class Meta:
+        model = ContestDraw
+        fields = ["id", "contest", "candidates", "drawn_on", "minutes_reference", "recorded_at"]
+        read_only_fields = ["contest", "recorded_at"]
+
+
+class JustificationSerializer(serializers.ModelSerializer):
+    permit = serializers.PrimaryKeyRelatedField(queryset=Permit.objects.all(), label=_("permissão"))
+
+    class Meta:
+        model = AbsenceJustification
+        fields = ["id", "permit", "start", "end", "reason", "status", "decided_on", "decision_text", "filed_at"]
+        read_only_fields = ["status", "decided_on", "decision_text", "filed_at"]
+
+
+class JustificationDecisionSerializer(serializers.Serializer):
+    on = serializers.DateField(required=False)
+    text = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class CentralZoneUploadSerializer(serializers.Serializer):

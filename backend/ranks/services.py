@@ -20,8 +20,8 @@ from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
 from . import selectors
 from .models import (
-    Candidate, CentralZone, CommissionMember, Contest, ContestRank, Rank, RankAssignment, RankCheckIn,
-    RankObservation, SwapRequest,
+    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
+    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
 )
 
 
@@ -376,3 +376,197 @@ def classify_contest(*, contest: Contest, published_on: date) -> Contest:
     contest.status, contest.result_published_on = Contest.Status.CLASSIFIED, published_on
     contest.save(update_fields=["status", "result_published_on"])
     return contest
+
+
+# --- public draw for full ties (Art. 21 exhausted; Art. 18, § único) ----------------------------------
+
+#: ``decided_by`` of a candidate put ahead of the next one by the commission's public draw.
+DRAW_DECIDED_BY = "sorteio (Art. 18, § único)"
+
+
+def tie_groups(contest: Contest) -> list[list[Candidate]]:
+    """Runs of consecutive classified candidates that Art. 21 and the registration order left tied."""
+    groups: list[list[Candidate]] = []
+    current: list[Candidate] = []
+    for c in contest.candidates.filter(excluded=False).order_by("position", "id"):
+        if current and c.needs_draw and not current[-1].decided_by:
+            current.append(c)
+            continue
+        if len(current) > 1:
+            groups.append(current)
+        current = [c] if c.needs_draw else []
+    if len(current) > 1:
+        groups.append(current)
+    return groups
+
+
+def _reallocate(contest: Contest) -> None:
+    """Allocate again, in the stored classification order, to the ranks of the edital (Art. 19)."""
+    rows = list(contest.candidates.filter(excluded=False).order_by("position", "id"))
+    ranked = tuple(
+        contest_law.Ranked(c.position, law_c, contest_law.score(law_c, contest.contest_date), c.decided_by or None, c.needs_draw)
+        for c, law_c in ((c, selectors.law_candidate(c)) for c in rows)
+    )
+    vacancies = {str(v.rank_id): v.permits for v in contest.vacancies.order_by("order", "id")}
+    allocation = contest_law.allocate(contest_law.Classification(ranked), vacancies)
+    rank_of = {cid: int(rank) for rank, ids in allocation.by_rank.items() for cid in ids}
+    for c in rows:
+        c.allocated_rank_id = rank_of.get(str(c.pk))
+        c.save(update_fields=["allocated_rank"])
+
+
+@transaction.atomic
+def record_draw(*, contest: Contest, candidate_ids: list[int], drawn_on: date, minutes_reference: str) -> ContestDraw:
+    """Record the public draw of a full tie (Art. 21, I-III and registration order exhausted; Art. 18, § único).
+
+    The candidates, all of one tied group, take the group's positions in the drawn order; the flag
+    ``needs_draw`` is cleared and the ranks of the edital are allocated again (Art. 19).
+    """
+    contest = Contest.objects.select_for_update().get(pk=contest.pk)
+    if contest.status != Contest.Status.CLASSIFIED:
+        _refuse("Art. 21", "draw_not_classified",
+                _("O sorteio de desempate é feito depois da classificação e antes da publicação do resultado (Art. 19, Art. 21)."))
+    ids = [int(i) for i in candidate_ids]
+    group = next((g for g in tie_groups(contest) if {c.pk for c in g} == set(ids)), None)
+    if group is None or len(ids) != len(set(ids)):
+        _refuse("Art. 21", "draw_not_a_tie",
+                _("O sorteio deve ordenar todos, e só, os candidatos de um mesmo empate não resolvido pelo Art. 21 "
+                  "e pela ordem de inscrição."), "candidates")
+    if drawn_on < contest.contest_date:
+        _refuse("Art. 21", "draw_before_contest", _("O sorteio não pode ser anterior ao concurso ({contest_date})."),
+                "drawn_on", contest_date=contest.contest_date)
+    positions = [c.position for c in group]
+    last_decided_by = group[-1].decided_by
+    by_id = {c.pk: c for c in group}
+    for i, cid in enumerate(ids):
+        c = by_id[cid]
+        c.position = positions[i]
+        c.decided_by = DRAW_DECIDED_BY if i + 1 < len(ids) else last_decided_by
+        c.needs_draw = False
+        c.save(update_fields=["position", "decided_by", "needs_draw"])
+    _reallocate(contest)
+    return ContestDraw.objects.create(contest=contest, drawn_order=ids, drawn_on=drawn_on, minutes_reference=minutes_reference)
+
+
+# --- result: outorga to the registry (Art. 3, Art. 19, Art. 20, §2) or promotion (Art. 27) -----------
+
+#: Number of a permit granted by a contest: ``TX-<year of the result>-<seq>``, the sequence restarting
+#: every year, given in classification order.
+PERMIT_NUMBER_FORMAT = "TX-{year}-{seq:03d}"
+
+
+def next_permit_number(year: int) -> str:
+    """The next free ``TX-<year>-<seq>`` (``PERMIT_NUMBER_FORMAT``)."""
+    prefix = PERMIT_NUMBER_FORMAT.format(year=year, seq=0).rsplit("-", 1)[0] + "-"
+    used = [n[len(prefix):] for n in Permit.objects.filter(number__startswith=prefix).values_list("number", flat=True)]
+    return PERMIT_NUMBER_FORMAT.format(year=year, seq=max((int(n) for n in used if n.isdigit()), default=0) + 1)
+
+
+def _winner_reason(c: Candidate) -> Reason:
+    return Reason("Art. 19", "contest_winner_refused",
+                  _("{position}º classificado, {name}: a outorga não é possível pelos motivos a seguir."),
+                  {"position": c.position, "name": c.person.full_name})
+
+
+@transaction.atomic
+def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
+    """Publish the contest's result and feed the registry, all or nothing (Art. 3, Art. 19, Art. 27).
+
+    Public contest: each allocated candidate, in classification order, is granted a permit awaiting
+    the term of commitment (Art. 2, Art. 2, § único, Art. 3, Art. 7; the 30 days of Art. 3, §1 run from
+    ``result_published_on``), with the declared model year of the proposal (Art. 20, §2); the designation
+    at the allocated private rank (Art. 22, I) starts when the term is signed. Promotion contest
+    (Art. 27): the winner's active permit moves to the allocated central rank on ``result_published_on``.
+    A tie left for a public draw (Art. 21) blocks the publication.
+    """
+    from backend.api_errors import LawViolation
+    from backend.registry.services.permits import grant_permit
+
+    contest = Contest.objects.select_for_update().get(pk=contest.pk)
+    if contest.status == Contest.Status.PUBLISHED:
+        _refuse("Art. 19", "contest_not_classified", _("O concurso ainda não foi classificado (Art. 19)."))
+    if contest.status == Contest.Status.GRANTED:
+        _refuse("Art. 19", "result_already_published", _("O resultado deste concurso já foi publicado e levado ao cadastro."))
+    if result_published_on < contest.contest_date:
+        _refuse("Art. 19", "result_before_contest", _("O resultado não pode ser publicado antes do concurso ({contest_date})."),
+                "result_published_on", contest_date=contest.contest_date)
+    tied = [c.person.full_name for g in tie_groups(contest) for c in g]
+    if tied:
+        _refuse("Art. 21", "draw_pending",
+                _("Empate não resolvido pelo Art. 21 nem pela ordem de inscrição: registre antes o sorteio público "
+                  "da comissão ({names})."), "candidates", names=", ".join(tied))
+    winners = list(contest.candidates.filter(excluded=False, allocated_rank__isnull=False)
+                   .select_related("person", "allocated_rank").order_by("position", "id"))
+    refusals: list[Decision] = []
+    for c in winners:
+        rank = Rank.objects.select_for_update().get(pk=c.allocated_rank_id)
+        if not rank.active:
+            refusals.append(Decision.refuse(_winner_reason(c), Reason(
+                "Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), {"rank": rank.name})))
+            continue
+        try:
+            with transaction.atomic():
+                if contest.promotion:
+                    c.permit = _promote(c, rank, result_published_on)
+                else:
+                    c.permit = grant_permit(
+                        person=c.person, number=next_permit_number(result_published_on.year),
+                        result_published_on=result_published_on, on=result_published_on, contest_model_year=c.model_year,
+                    )
+                c.save(update_fields=["permit"])
+        except LawViolation as exc:
+            refusals.append(Decision.refuse(_winner_reason(c), *exc.decision.reasons))
+    if refusals:
+        require(Decision.all_of(*refusals), "candidates")  # raises: the whole publication is rolled back
+    contest.status, contest.result_published_on = Contest.Status.GRANTED, result_published_on
+    contest.save(update_fields=["status", "result_published_on"])
+    return contest
+
+
+def _promote(c: Candidate, rank: Rank, on: date) -> Permit:
+    """Art. 27: the holder's active permit leaves its rank for the central rank won in the promotion."""
+    permit = Permit.objects.filter(holder=c.person, status=Permit.Status.ACTIVE).first()
+    if permit is None:
+        _refuse("Art. 27", "promotion_winner_without_active_permit",
+                _("{name} não tem permissão ativa para ser promovido (Art. 27)."), "candidates", name=c.person.full_name)
+    assign_rank(permit=permit, rank=rank, since=on)
+    return permit
+
+
+def designate_on_term(permit: Permit) -> RankAssignment | None:
+    """When the term of a contest permit is signed, designate it at the private rank it won (Art. 3, Art. 19, Art. 22, I)."""
+    if permit.status != Permit.Status.ACTIVE or permit.term_signed_on is None:
+        return None
+    win = Candidate.objects.filter(permit=permit, contest__promotion=False, contest__status=Contest.Status.GRANTED,
+                                   allocated_rank__isnull=False).select_related("allocated_rank").first()
+    if win is None or RankAssignment.objects.filter(permit=permit).exists():
+        return None
+    rank = win.allocated_rank
+    if rank.category != Rank.Category.PRIVATE or not rank.active:
+        return None  # a free rank has no titulars (Art. 22, II); a cancelled one none either (Art. 23)
+    return RankAssignment.objects.create(permit=permit, rank=rank, since=permit.term_signed_on)
+
+
+# --- force majeure (Art. 9, V) ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def file_justification(*, permit: Permit, start: date, end: date, reason: str) -> AbsenceJustification:
+    """File a justification of absences from the rank for force majeure (Art. 9, V); DIMUTRAN decides."""
+    if end < start:
+        _refuse("Art. 9, V", "justification_ends_before_start", _("A justificativa não pode terminar antes de começar."), "end")
+    if not reason.strip():
+        _refuse("Art. 9, V", "justification_without_reason", _("Informe o motivo de força maior (Art. 9, V)."), "reason")
+    return AbsenceJustification.objects.create(permit=permit, start=start, end=end, reason=reason)
+
+
+@transaction.atomic
+def decide_justification(*, justification: AbsenceJustification, accept: bool, on: date, text: str = "") -> AbsenceJustification:
+    """DIMUTRAN accepts or refuses the force majeure; only accepted days stop counting as absences (Art. 9, V)."""
+    j = AbsenceJustification.objects.select_for_update().get(pk=justification.pk)
+    if j.status != AbsenceJustification.Status.PENDING:
+        _refuse("Art. 9, V", "justification_decided", _("Esta justificativa já foi decidida."))
+    j.status = AbsenceJustification.Status.ACCEPTED if accept else AbsenceJustification.Status.REFUSED
+    j.decided_on, j.decision_text = on, text
+    j.save(update_fields=["status", "decided_on", "decision_text"])
+    return j

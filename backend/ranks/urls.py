@@ -8,6 +8,7 @@ router.register("ranks", views.RankViewSet, basename="rank")
 router.register("rank-checkins", views.CheckInViewSet, basename="rank-checkin")
 router.register("rank-swaps", views.SwapViewSet, basename="rank-swap")
 router.register("contests", views.ContestViewSet, basename="contest")
+router.register("absence-justifications", views.JustificationViewSet, basename="absence-justification")
 
 urlpatterns = [
     path("geo/central-zone.geojson", views.CentralZoneGeoJSON.as_view(), name="geo-central-zone"),

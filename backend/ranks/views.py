@@ -20,7 +20,7 @@ from backend.registry.selectors import permits_visible_to
 
 from . import selectors, services
 from . import serializers as s
-from .models import Contest, Rank, RankCheckIn, SwapRequest
+from .models import AbsenceJustification, Contest, Rank, RankCheckIn, SwapRequest
 
 
 def _valid(serializer_class, request, **kwargs):
@@ -81,7 +81,7 @@ class RankViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"], permission_classes=[IsDimutran])
     def absence(self, request, pk=None):
-        """Attendance of each titular in the month, from the check-ins (Art. 9, V)."""
+        """Attendance of each titular in the month, from the check-ins, less the force majeure DIMUTRAN accepted (Art. 9, V)."""
         rank = self.get_object()
         today = timezone.localdate()
         try:
@@ -98,6 +98,7 @@ class RankViewSet(viewsets.ModelViewSet):
                     "permit": r["permit"].pk, "number": r["permit"].number,
                     "attended_days": [d.isoformat() for d in r["attended_days"]],
                     "absent_days": [d.isoformat() for d in r["absent_days"]],
+                    "justified_days": [d.isoformat() for d in r["justified_days"]],
                     **decision_payload(r["decision"]),
                 }
                 for r in rows
@@ -210,15 +211,74 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
         contest = services.classify_contest(contest=self.get_object(), published_on=data.get("published_on") or timezone.localdate())
         return Response(s.ContestSerializer(contest).data)
 
+    @extend_schema(request=s.DrawSerializer, responses=s.DrawSerializer)
+    @action(detail=True, methods=["get", "post"], permission_classes=[IsDimutran])
+    def draws(self, request, pk=None):
+        """Public draws of full ties (Art. 21 exhausted; Art. 18, § único): re-orders, clears the flag, re-allocates."""
+        contest = self.get_object()
+        if request.method == "GET":
+            return Response(s.DrawSerializer(contest.draws.all(), many=True).data)
+        data = _valid(s.DrawSerializer, request)
+        draw = services.record_draw(contest=contest, candidate_ids=data["drawn_order"], drawn_on=data["drawn_on"],
+                                    minutes_reference=data["minutes_reference"])
+        return Response(s.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.PublishResultSerializer, responses=s.ContestSerializer)
+    @action(detail=True, methods=["post"], url_path="publish-result", permission_classes=[IsDimutran])
+    def publish_result(self, request, pk=None):
+        """Publish the result: permits to the winners, awaiting the term (Art. 3; Art. 19; Art. 20, §2), or promotion (Art. 27)."""
+        data = _valid(s.PublishResultSerializer, request)
+        contest = services.publish_result(contest=self.get_object(), result_published_on=data["result_published_on"])
+        return Response(s.ContestSerializer(contest).data)
+
     @extend_schema(responses=s.CandidateSerializer(many=True))
     @action(detail=True, methods=["get"])
     def ranking(self, request, pk=None):
         """The published ranking (Art. 19-21)."""
         contest = self.get_object()
-        if contest.status != Contest.Status.CLASSIFIED:
+        if contest.status not in (Contest.Status.CLASSIFIED, Contest.Status.GRANTED):
             return Response({"detail": _("O resultado deste concurso ainda não foi publicado.")}, status=status.HTTP_404_NOT_FOUND)
         ranked, excluded = selectors.ranking(contest)
         return Response({"ranked": s.CandidateSerializer(ranked, many=True).data, "excluded": s.CandidateSerializer(excluded, many=True).data})
+
+
+class JustificationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Force majeure for absences from the rank (Art. 9, V): the holder or driver files, DIMUTRAN decides."""
+
+    serializer_class = s.JustificationSerializer
+
+    def get_queryset(self):
+        qs = AbsenceJustification.objects.select_related("permit")
+        if not is_dimutran(self.request.user):
+            qs = qs.filter(permit__in=permits_visible_to(self.request.user))
+        permit = self.request.query_params.get("permit")
+        return qs.filter(permit_id=permit) if permit else qs
+
+    def perform_create(self, serializer):
+        d = serializer.validated_data
+        if not is_dimutran(self.request.user) and not permits_visible_to(self.request.user).filter(pk=d["permit"].pk).exists():
+            raise PermissionDenied(_("Só o permissionário ou seu motorista auxiliar pode justificar as ausências deste táxi."))
+        serializer.instance = services.file_justification(permit=d["permit"], start=d["start"], end=d["end"], reason=d["reason"])
+
+    def _decide(self, request, accept):
+        if not is_dimutran(request.user):
+            raise PermissionDenied(IsDimutran.message)
+        data = _valid(s.JustificationDecisionSerializer, request)
+        j = services.decide_justification(justification=self.get_object(), accept=accept,
+                                          on=data.get("on") or timezone.localdate(), text=data["text"])
+        return Response(s.JustificationSerializer(j).data)
+
+    @extend_schema(request=s.JustificationDecisionSerializer, responses=s.JustificationSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """DIMUTRAN accepts the force majeure: the days are no longer absences (Art. 9, V)."""
+        return self._decide(request, True)
+
+    @extend_schema(request=s.JustificationDecisionSerializer, responses=s.JustificationSerializer)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        """DIMUTRAN refuses the justification (Art. 9, V)."""
+        return self._decide(request, False)
 
 
 class CentralZoneUploadView(APIView):

@@ -24,6 +24,7 @@ def driver_cards(person: Person) -> dict:
     cmt = person.cmts.order_by("-expires_on").first()
     vehicle = selectors.vehicle_in_service(permit) if permit else None
     seal = vehicle.inspections.filter(result="passed").order_by("-inspected_on").first() if vehicle else None
+    assignment = permit.rank_assignments.filter(ended_on__isnull=True).select_related("rank").first() if permit else None
     decision = compliance.may_work(person, permit, timezone.now()) if permit else None
     return {
         "person": {"id": person.pk, "full_name": person.full_name},
@@ -43,6 +44,7 @@ def driver_cards(person: Person) -> dict:
             "model_year": vehicle.model_year,
             "colour": vehicle.colour,
             "permit": permit.number,
+            "rank": assignment.rank.name if assignment else None,
             "seal_number": seal.seal_number if seal else None,
             "seal_valid_until": seal.valid_until if seal else None,
         }

@@ -291,6 +291,9 @@ class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return Suspension.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
 
+    def perform_create(self, serializer):
+        serializer.instance = permit_services.suspend(**serializer.validated_data)
+
 
 class MeView(APIView):
     """The logged-in person: their CMT, the cab they drive (CVI) and whether they may work now."""

@@ -9,11 +9,12 @@ from django.db import transaction
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
+from dispatch.events import announce_compliance_change
 from taxilaw import permits as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
 
-from ..models import Alvara, Auxiliary, Permit, Person, Renewal, RenewalDocument
+from ..models import Alvara, Auxiliary, Permit, Person, Renewal, RenewalDocument, Suspension
 from ..selectors import LIVE_STATUSES, candidate_facts, current_alvara
 
 
@@ -121,9 +122,13 @@ def update_renewal_documents(*, renewal: Renewal, documents: dict[str, bool], la
 
 
 def renewal_checklist(renewal: Renewal) -> Decision:
-    """Art. 5, I-V; item V also needs the late-renewal fine of Art. 4, §2 paid."""
+    """Art. 5, I-V; item V also needs the late-renewal fine of Art. 4, §2 and every fine of an auto (Art. 54, c) paid."""
     states = dict(renewal.documents.values_list("code", "presented"))
     if renewal.late_fine_brl > Decimal("0") and renewal.late_fine_paid_on is None:
+        states["no_fine_debt"] = False
+    from backend.enforcement.selectors import unpaid_fines  # enforcement depends on the registry, not back
+
+    if renewal.permit.holder_id and unpaid_fines(renewal.permit.holder).exists():
         states["no_fine_debt"] = False
     return law.check_renewal_documents(states)
 
@@ -151,6 +156,7 @@ def end_permit(permit: Permit, status: str, on: date) -> None:
     permit.auxiliaries.filter(status=Auxiliary.Status.ACTIVE).update(
         status=Auxiliary.Status.CANCELLED, cancelled_on=on, cancel_reason=f"permissão {permit.get_status_display()}"
     )
+    announce_compliance_change(permit.pk)  # an open driver connection is told and closed
 
 
 @transaction.atomic
@@ -180,3 +186,11 @@ def lapse_permits(*, on: date) -> dict[str, list[str]]:
                 end_permit(permit, law.extinguish_permit(on).status.value, on)
                 extinct.append(permit.number)
     return {"lost": lost, "extinct": extinct}
+
+
+@transaction.atomic
+def suspend(*, permit: Permit, starts_on: date, ends_on: date, reason: str) -> Suspension:
+    """Suspend the permit (Art. 54, b): while it runs the compliance answer is no and dispatch stops."""
+    suspension = Suspension.objects.create(permit=permit, starts_on=starts_on, ends_on=ends_on, reason=reason)
+    announce_compliance_change(permit.pk)
+    return suspension

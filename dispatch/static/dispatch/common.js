@@ -99,13 +99,14 @@
 
   /** A websocket that reconnects by itself (1 s, 2 s, ... up to 15 s). */
   function liveSocket(path, handlers) {
-    var ws = null, attempts = 0, stopped = false, timer = null;
+    var ws = null, attempts = 0, stopped = false, timer = null, resyncing = false;
     var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
     function open() {
       clearTimeout(timer);
       setConn("wait", attempts ? "reconectando…" : "conectando…");
+      var wasOpen = false;
       ws = new WebSocket(url);
-      ws.onopen = function () { attempts = 0; setConn("on", "conectado"); if (handlers.open) handlers.open(api); };
+      ws.onopen = function () { wasOpen = true; attempts = 0; setConn("on", "conectado"); if (handlers.open) handlers.open(api); };
       ws.onmessage = function (ev) {
         var msg;
         try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -113,8 +114,9 @@
       };
       ws.onclose = function (ev) {
         ws = null;
-        if (handlers.close && handlers.close(ev, api) === false) { stopped = true; }
+        if (handlers.close && handlers.close(ev, api, wasOpen) === false) { stopped = true; }
         if (stopped) { setConn("off", "desconectado"); return; }
+        if (resyncing) { resyncing = false; open(); return; } // asked for a fresh snapshot: at once
         attempts += 1;
         var delay = Math.min(15000, 1000 * Math.pow(2, Math.min(attempts - 1, 4)));
         setConn("wait", "sem conexão; nova tentativa em " + Math.round(delay / 1000) + " s");
@@ -128,7 +130,9 @@
         return true;
       },
       /** Re-sync: close and open again (the server sends a fresh snapshot). */
-      resync: function () { if (ws) { ws.close(); } else { attempts = 0; open(); } },
+      resync: function () { if (ws && ws.readyState === 1) { resyncing = true; ws.close(); } },
+      /** Drop the connection as a network failure would (the page reconnects by itself). */
+      drop: function () { if (ws) ws.close(4000, "drop"); },
       stop: function () { stopped = true; clearTimeout(timer); if (ws) ws.close(); },
       start: function () { stopped = false; attempts = 0; if (!ws) open(); }
     };

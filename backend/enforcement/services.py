@@ -1,0 +1,423 @@
+"""Writes of enforcement: each one atomic, each one asking the law core (taxilaw.penalties) first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Iterable, Optional, Sequence
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters, municipal_holidays
+from backend.registry.models import Auxiliary, Permit, Person, Suspension
+from backend.registry.services import permits as permit_services
+from backend.registry.services import revocation as revocation_services
+from dispatch.events import announce_compliance_change
+from dispatch.models import Passenger, Ride, RideStatus
+from taxilaw import penalties as law
+from taxilaw.decision import Decision, Reason
+from taxilaw.i18n import gettext_noop
+from taxilaw.revocation import RevocationGround
+
+from . import selectors
+from .models import AutoDeInfracao, Appeal, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision
+
+
+def _refuse(article: str, code: str, template: str, field: str | None = None, **params):
+    require(Decision.refuse(Reason(article, code, template, params)), field)
+
+
+# ------------------------------------------------------------ complaints (60)
+
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def ride_snapshot(ride: Ride) -> dict:
+    """The ride's data attached to a complaint: cab, driver, times, fare, trace (the proof of Art. 60)."""
+    vehicle = ride.permit.vehicles.filter(in_service=True).first() if ride.permit_id else None
+    return {
+        "ride_id": ride.pk,
+        "permit": ride.permit.number if ride.permit_id else None,
+        "cab_id": ride.cab_id,
+        "plate": vehicle.plate if vehicle else None,
+        "driver_id": ride.driver_id,
+        "driver": ride.driver.full_name if ride.driver_id else None,
+        "pickup_address": ride.pickup_address,
+        "destination_address": ride.destination_address,
+        "requested_at": _iso(ride.requested_at),
+        "accepted_at": _iso(ride.accepted_at),
+        "on_board_at": _iso(ride.on_board_at),
+        "completed_at": _iso(ride.completed_at),
+        "fare": str(ride.fare) if ride.fare is not None else None,
+        "server_total": str(ride.server_total) if ride.server_total is not None else None,
+        "meter_disagreement": ride.meter_disagreement,
+        "distance_m": ride.distance_m,
+        "trace": ride.trace,
+    }
+
+
+@transaction.atomic
+def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> Complaint:
+    """A passenger complains about their own completed ride (Art. 60, Art. 60, § único)."""
+    ride = Ride.objects.select_related("permit", "driver").filter(pk=ride_id).first()
+    decision = law.may_complain(
+        own_ride=bool(ride and ride.passenger_id == passenger.pk),
+        ride_completed=bool(ride and ride.status == RideStatus.COMPLETED and ride.permit_id and ride.driver_id),
+    )
+    require(decision, "ride")
+    return Complaint.objects.create(passenger=passenger, ride=ride, description=description, ride_data=ride_snapshot(ride))
+
+
+@transaction.atomic
+def triage_complaint(
+    *,
+    complaint: Complaint,
+    issue_auto: bool,
+    reasoning: str,
+    on: date,
+    infractions: Sequence[InfractionType] = (),
+    user=None,
+) -> Complaint:
+    """DIMUTRAN turns a complaint into an auto, or dismisses it with reasons (Art. 60, § único)."""
+    complaint = Complaint.objects.select_for_update().get(pk=complaint.pk)
+    if complaint.status != Complaint.Status.RECEIVED:
+        _refuse("Art. 60, § único", "complaint_already_triaged", gettext_noop("Esta reclamação já foi triada."))
+    if issue_auto:
+        ride = complaint.ride
+        committed_on = timezone.localdate(ride.completed_at) if ride.completed_at else on
+        issue(
+            permit=ride.permit, person=ride.driver, infractions=infractions, committed_on=committed_on, issued_on=on,
+            observation=reasoning or complaint.description, place=ride.pickup_address, inspector=user, complaint=complaint,
+        )
+        complaint.status = Complaint.Status.AUTO_ISSUED
+    else:
+        require(law.may_dismiss_complaint(reasoning), "reasoning")
+        complaint.status = Complaint.Status.DISMISSED
+    complaint.triaged_on = on
+    complaint.triage_reasoning = reasoning
+    complaint.triaged_by = user
+    complaint.save(update_fields=["status", "triaged_on", "triage_reasoning", "triaged_by"])
+    return complaint
+
+
+# ----------------------------------------------------------------- autos (60-62)
+
+
+def _is_driver_of(person: Person, permit: Permit) -> bool:
+    return permit.holder_id == person.pk or Auxiliary.objects.filter(permit=permit, person=person).exists()
+
+
+@transaction.atomic
+def issue(
+    *,
+    permit: Permit,
+    person: Person,
+    infractions: Iterable[InfractionType],
+    committed_on: date,
+    issued_on: date,
+    observation: str,
+    place: str = "",
+    inspector=None,
+    complaint: Complaint | None = None,
+) -> AutoDeInfracao:
+    """Draw up an auto de infração for a proven violation (Art. 60, Art. 61); numbered per year."""
+    infractions = list(dict.fromkeys(infractions))
+    if not infractions:
+        _refuse("Art. 60", "auto_needs_infraction", gettext_noop("Indique ao menos uma infração do catálogo (Art. 60, Art. 64)."), "infractions")
+    if committed_on > issued_on:
+        _refuse("Art. 60", "auto_before_infraction", gettext_noop("O auto não pode ser lavrado antes da infração ({committed_on})."), "committed_on", committed_on=committed_on)
+    for infraction in infractions:
+        if not infraction.in_force_on(committed_on):
+            _refuse(
+                "Art. 64", "infraction_not_in_force",
+                gettext_noop("A infração {infraction} não estava no catálogo em vigor em {on} (Art. 64)."), "infractions",
+                infraction=infraction.code, on=committed_on,
+            )
+    if not _is_driver_of(person, permit):
+        _refuse(
+            "Art. 62", "infractor_not_of_permit",
+            gettext_noop("{name} não é permissionário nem auxiliar da permissão {number}."), "person",
+            name=person.full_name, number=permit.number,
+        )
+    year = issued_on.year
+    last = AutoDeInfracao.objects.select_for_update().filter(year=year).aggregate(m=Max("sequence"))["m"] or 0
+    auto = AutoDeInfracao.objects.create(
+        year=year, sequence=last + 1, permit=permit, person=person, committed_on=committed_on, issued_on=issued_on,
+        observation=observation, place=place, inspector=inspector, complaint=complaint,
+        origin=AutoDeInfracao.Origin.COMPLAINT if complaint else AutoDeInfracao.Origin.INSPECTION,
+    )
+    auto.infractions.set(infractions)
+    return auto
+
+
+def _locked(auto: AutoDeInfracao) -> AutoDeInfracao:
+    return AutoDeInfracao.objects.select_for_update().get(pk=auto.pk)
+
+
+@transaction.atomic
+def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
+    """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
+    auto = _locked(auto)
+    if auto.copy_delivered_on is not None:
+        _refuse("Art. 62", "copy_already_delivered", gettext_noop("A cópia já foi entregue em {on}."), "delivered_on", on=auto.copy_delivered_on)
+    if delivered_on < auto.issued_on:
+        _refuse("Art. 62", "copy_before_auto", gettext_noop("A cópia não pode ser entregue antes da lavratura ({on})."), "delivered_on", on=auto.issued_on)
+    auto.copy_delivered_on = delivered_on
+    auto.save(update_fields=["copy_delivered_on"])
+    return auto
+
+
+@transaction.atomic
+def file_defence(*, auto: AutoDeInfracao, text: str, filed_on: date) -> Defence:
+    """The written defence, within 5 days of receiving the auto (Art. 63, §1)."""
+    auto = _locked(auto)
+    if auto.status != AutoDeInfracao.Status.OPEN or Defence.objects.filter(auto=auto).exists():
+        _refuse("Art. 63, §1", "defence_not_open", gettext_noop("Não cabe mais defesa neste auto."))
+    require(law.may_file_defence(auto.copy_delivered_on, filed_on, municipal_holidays()), "filed_on")
+    return Defence.objects.create(auto=auto, text=text, filed_on=filed_on)
+
+
+# -------------------------------------------------------- decision (54-59)
+
+
+@dataclass(frozen=True)
+class PenaltyChoice:
+    """What the authority imposes for one infraction of the auto."""
+
+    infraction: InfractionType
+    kind: str
+    starts_on: Optional[date] = None
+    ends_on: Optional[date] = None
+    revocation_ground: str = RevocationGround.BREACH_OF_TERM.value
+
+
+@transaction.atomic
+def decide(
+    *,
+    auto: AutoDeInfracao,
+    decided_on: date,
+    reasoning: str,
+    upheld: bool = True,
+    choices: Sequence[PenaltyChoice] = (),
+    involuntary: bool = False,
+    serious_consequences: bool = True,
+) -> PenaltyDecision:
+    """Judge the auto after the defence term: every infraction gets its penalty, cumulatively (Art. 54, Art. 56-59, Art. 63).
+
+    Fines: the group value in force on the day of the infraction, doubled on
+    recidivism (Art. 55, Art. 59). A suspension becomes a registry
+    ``Suspension`` (compliance refuses work); a revocation opens the inquiry
+    of Art. 10. The infraction is registered on the infractor's record
+    (Art. 62, § único).
+    """
+    auto = _locked(auto)
+    if auto.status != AutoDeInfracao.Status.OPEN:
+        _refuse("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
+    defence = Defence.objects.filter(auto=auto).first()
+    require(law.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
+    if not upheld:
+        auto.status = AutoDeInfracao.Status.DISMISSED
+        auto.save(update_fields=["status"])
+        return PenaltyDecision.objects.create(
+            auto=auto, decided_on=decided_on, reasoning=reasoning, status=PenaltyDecision.Status.NO_PENALTY, articles=["Art. 63"]
+        )
+
+    infractions = {i.pk: i for i in auto.infractions.all()}
+    chosen = {c.infraction.pk: c for c in choices}
+    if set(chosen) != set(infractions) or len(chosen) != len(choices):
+        _refuse(
+            "Art. 58", "one_penalty_per_infraction",
+            gettext_noop("Aplique uma penalidade a cada infração do auto, cumulativamente (Art. 58)."), "penalties",
+        )
+
+    params = current_parameters()
+    priors = selectors.prior_penalties(auto.person, auto.committed_on, exclude_auto=auto)
+    lines, rows = [], []
+    for choice in choices:
+        spec = choice.infraction.to_law()
+        previous = law.previous_offence(spec.code, auto.committed_on, priors)
+        kind = law.PenaltyKind(choice.kind)
+        require(
+            law.may_impose(kind, spec, involuntary=involuntary, serious_consequences=serious_consequences, recidivist=previous is not None),
+            "penalties",
+        )
+        row = Penalty(infraction=choice.infraction, kind=kind.value)
+        if kind is law.PenaltyKind.FINE:
+            assessment = law.assess_fine(spec.code, auto.committed_on, law.base_fine(spec, auto.committed_on, params), priors)
+            row.base_amount, row.amount = assessment.base, assessment.amount
+            row.recidivism_of_id = assessment.recidivism_of.reference if assessment.recidivism_of else None
+        if kind is law.PenaltyKind.SUSPENSION:
+            require(law.suspension_period(choice.starts_on, choice.ends_on, decided_on), "penalties")
+            row.starts_on, row.ends_on = choice.starts_on, choice.ends_on
+        lines.append(law.PenaltyLine(spec.code, kind, row.amount, row.starts_on, row.ends_on))
+        rows.append((row, choice))
+
+    plan = law.cumulate(lines)
+    decision = PenaltyDecision.objects.create(
+        auto=auto, decided_on=decided_on, reasoning=reasoning, involuntary=involuntary, serious_consequences=serious_consequences,
+        total_fine=plan.total_fine, duty_persists=plan.duty_persists, articles=list(plan.decision.articles),
+    )
+    for row, choice in rows:
+        row.decision = decision
+        if row.kind == law.PenaltyKind.SUSPENSION.value:
+            row.suspension = permit_services.suspend(
+                permit=auto.permit, starts_on=row.starts_on, ends_on=row.ends_on,
+                reason=f"Auto de infração {auto.number}: {choice.infraction.description} (Art. 54, b)"[:255],
+            )
+        if row.kind == law.PenaltyKind.REVOCATION.value:
+            # The revocation itself comes from the inquiry (Art. 10); the registry then tells the cab.
+            row.inquiry = revocation_services.open_inquiry(
+                permit=auto.permit, ground=choice.revocation_ground,
+                facts=f"Auto de infração {auto.number}: {choice.infraction.description} ({choice.infraction.article}). {reasoning}",
+                opened_on=decided_on, summoned_on=decided_on,
+            )
+        row.save()
+    auto.status = AutoDeInfracao.Status.DECIDED
+    auto.recorded_on = decided_on
+    auto.save(update_fields=["status", "recorded_on"])
+    return decision
+
+
+@transaction.atomic
+def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyDecision:
+    """The infractor is notified of the decision imposing a penalty; the appeal term runs from it (Art. 63, §2)."""
+    decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
+    if decision.notified_on is not None:
+        _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
+    require(law.may_notify(decision.decided_on, notified_on), "notified_on")
+    decision.notified_on = notified_on
+    decision.save(update_fields=["notified_on"])
+    return decision
+
+
+# ------------------------------------------------------------- appeals (63)
+
+
+def _fines(decision: PenaltyDecision):
+    return [p for p in decision.penalties.all() if p.kind == law.PenaltyKind.FINE.value and p.annulled_on is None]
+
+
+@transaction.atomic
+def file_appeal(
+    *,
+    decision: PenaltyDecision,
+    instance: str,
+    filed_on: date,
+    grounds: str,
+    deposit_receipt: str = "",
+    deposit_amount: Decimal | None = None,
+) -> Appeal:
+    """Appeal to COMUTRAM within 10 days of the notice, then to the Mayor (Art. 63, §3); fines need the prior deposit (Art. 63, §5)."""
+    decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
+    instance = law.AppealInstance(instance)
+    if decision.status != PenaltyDecision.Status.IN_FORCE:
+        _refuse("Art. 63, §3", "nothing_to_appeal", gettext_noop("Não há penalidade em vigor a recorrer."))
+    if decision.appeals.filter(instance=instance.value).exists():
+        _refuse("Art. 63, §3", "appeal_exists", gettext_noop("Já há recurso nesta instância."), "instance")
+    if instance is law.AppealInstance.COMUTRAM:
+        notified_on = decision.notified_on
+    else:
+        first = decision.appeals.filter(instance=law.AppealInstance.COMUTRAM.value).first()
+        if first is None or first.result == Appeal.Result.PENDING or first.judgment_notified_on is None:
+            _refuse(
+                "Art. 63, §3", "first_instance_pending",
+                gettext_noop("O recurso ao Prefeito cabe depois do julgamento do COMUTRAM, notificado ao infrator (Art. 63, §3)."), "instance",
+            )
+        notified_on = first.judgment_notified_on
+    fines = _fines(decision)
+    owed = sum((p.amount for p in fines), Decimal("0"))
+    already = sum(
+        (f.amount for f in FinePayment.objects.filter(penalty__in=fines, refunded_on__isnull=True)), Decimal("0")
+    )
+    new_deposit = deposit_amount if (deposit_receipt and deposit_amount is not None) else Decimal("0")
+    deposit_proved = already + new_deposit >= owed
+    require(
+        law.may_appeal(
+            instance, notified_on=notified_on, filed_on=filed_on, against_fine=bool(fines),
+            deposit_proved=deposit_proved, municipal_holidays=municipal_holidays(),
+        ),
+        "deposit_receipt" if not deposit_proved else "filed_on",
+    )
+    if fines and new_deposit and already < owed:
+        remaining = new_deposit
+        for fine in fines:
+            due = selectors.outstanding(fine)
+            part = min(due, remaining)
+            if part > 0:
+                FinePayment.objects.create(penalty=fine, kind=FinePayment.Kind.DEPOSIT, paid_on=filed_on, amount=part, receipt=deposit_receipt)
+                remaining -= part
+    return Appeal.objects.create(
+        decision=decision, instance=instance.value, filed_on=filed_on, grounds=grounds,
+        deposit_receipt=deposit_receipt, deposit_amount=deposit_amount,
+    )
+
+
+@transaction.atomic
+def judge_appeal(*, appeal: Appeal, judged_on: date, granted: bool, judgment_text: str) -> Appeal:
+    """Judge the appeal; granted, the penalties are annulled: suspension lifted, deposit refunded (Art. 63, §3)."""
+    appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+    if appeal.result != Appeal.Result.PENDING:
+        _refuse("Art. 63, §3", "appeal_already_judged", gettext_noop("Este recurso já foi julgado."))
+    if judged_on < appeal.filed_on:
+        _refuse("Art. 63, §3", "judgment_before_appeal", gettext_noop("O julgamento não pode anteceder o recurso ({on})."), "judged_on", on=appeal.filed_on)
+    appeal.judged_on = judged_on
+    appeal.judgment_text = judgment_text
+    appeal.result = Appeal.Result.GRANTED if granted else Appeal.Result.UPHELD
+    appeal.save(update_fields=["judged_on", "judgment_text", "result"])
+    if granted:
+        _annul(appeal.decision, judged_on)
+    return appeal
+
+
+def _annul(decision: PenaltyDecision, on: date) -> None:
+    decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
+    for penalty in decision.penalties.select_for_update():
+        penalty.annulled_on = on
+        if penalty.suspension_id:
+            Suspension.objects.filter(pk=penalty.suspension_id).delete()
+            penalty.suspension = None
+            announce_compliance_change(decision.auto.permit_id)
+        penalty.save(update_fields=["annulled_on", "suspension"])
+        penalty.payments.filter(refunded_on__isnull=True).update(refunded_on=on)
+    decision.status = PenaltyDecision.Status.ANNULLED
+    decision.save(update_fields=["status"])
+    auto = decision.auto
+    auto.recorded_on = None  # no longer a proven infraction (Art. 62, § único)
+    auto.save(update_fields=["recorded_on"])
+
+
+@transaction.atomic
+def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
+    """Tell the infractor the appeal's judgment within 10 days of it (Art. 63, §4)."""
+    appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+    if appeal.judged_on is None:
+        _refuse("Art. 63, §4", "appeal_not_judged", gettext_noop("O recurso ainda não foi julgado."))
+    if appeal.judgment_notified_on is not None:
+        _refuse("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), "notified_on", on=appeal.judgment_notified_on)
+    require(law.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
+    appeal.judgment_notified_on = notified_on
+    appeal.save(update_fields=["judgment_notified_on"])
+    return appeal
+
+
+# ------------------------------------------------------------ payments
+
+
+@transaction.atomic
+def pay_fine(*, penalty: Penalty, paid_on: date, amount: Decimal, receipt: str) -> FinePayment:
+    """Pay what is owed on a fine, to the cent (Art. 54, c; the debt of Art. 5, V)."""
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if penalty.kind != law.PenaltyKind.FINE.value or penalty.annulled_on:
+        _refuse("Art. 54, c", "not_a_fine_in_force", gettext_noop("Esta penalidade não é uma multa em vigor."))
+    due = selectors.outstanding(penalty)
+    if due <= 0:
+        _refuse("Art. 54, c", "fine_already_paid", gettext_noop("Esta multa já está paga."))
+    if law.to_cents(amount) != due:
+        _refuse("Art. 54, c", "wrong_amount", gettext_noop("O valor devido é R$ {due}."), "amount", due=str(due).replace(".", ","))
+    return FinePayment.objects.create(penalty=penalty, kind=FinePayment.Kind.PAYMENT, paid_on=paid_on, amount=law.to_cents(amount), receipt=receipt)

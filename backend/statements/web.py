@@ -1,0 +1,81 @@
+"""/extratos/: the weekly statements page, pt-BR, Django session login (Art. 1, §2-§6)."""
+
+from __future__ import annotations
+
+from datetime import date
+from itertools import groupby
+
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE
+
+from . import documents, selectors, services
+
+PAGE_WEEKS = 8
+
+
+class StatementsLoginView(LoginView):
+    """Login for permit holders and drivers (the admin login accepts DIMUTRAN staff only)."""
+
+    template_name = "statements/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self):
+        return "/extratos/"
+
+
+@require_POST
+def logout_view(request):
+    logout(request)
+    return redirect("statements-login")
+
+
+def _rows(statements):
+    return [{"s": s, "split": documents.split_label(s)} for s in statements]
+
+
+@login_required(login_url="/extratos/entrar/")
+def statements_page(request):
+    """A permit holder reads their own and their auxiliaries' statements week by week; a driver their own (Art. 1, §3)."""
+    person = selectors.person_of(request.user)
+    qs = selectors.statements_visible_to(request.user).order_by("-week_start", "permit__number", "role", "driver__full_name")
+    chosen: date | None = None
+    if request.GET.get("semana"):
+        try:
+            chosen = services.monday_of(date.fromisoformat(request.GET["semana"]))
+        except ValueError:
+            chosen = None
+    all_weeks = list(qs.values_list("week_start", flat=True).distinct().order_by("-week_start"))
+    if chosen:
+        qs = qs.filter(week_start=chosen)
+    else:
+        qs = qs.filter(week_start__in=all_weeks[:PAGE_WEEKS])
+    weeks = [{"monday": monday, "sunday": items[0].week_end, "rows": _rows(items)}
+             for monday, group in groupby(qs, key=lambda s: s.week_start) for items in [list(group)]]
+
+    running = []
+    if person is not None:
+        now = timezone.now()
+        held = selectors.permits_held(person)
+        for permit in held:
+            running += services.running_statements_for_permit(permit, now)
+        for permit in selectors.permits_driven_now(person):
+            if permit not in held:
+                running.append(services.running_statement(permit, person, now))
+    context = {
+        "person": person,
+        "running": _rows(running),
+        "running_monday": services.monday_of(timezone.now()),
+        "weeks": weeks,
+        "all_weeks": all_weeks,
+        "chosen": chosen,
+        "note": _(PERMIT_HOLDER_EXPENSES_NOTE),
+        "is_dimutran": request.user.is_staff,
+    }
+    return render(request, "statements/statements.html", context)

@@ -1,0 +1,636 @@
+"""Benchmark of the radio-taxi dispatch over real websockets (docs/dispatch-benchmark.md).
+
+    .venv/bin/python benchmarks/dispatch_bench.py                 # N=1000 cabs, quick
+    .venv/bin/python benchmarks/dispatch_bench.py --cabs 5000     # the full run
+    .venv/bin/python benchmarks/dispatch_bench.py --layer pubsub  # also RedisPubSubChannelLayer
+
+N simulated cabs (one client process, one websocket each, ``Authorization:
+Token``) send a position every 5 s while passengers send a Poisson stream of
+ride requests; each offer is accepted and the trip run to completion at once.
+The same load runs against, in one run:
+
+* ``echo``    a bare Channels consumer on Daphne (benchmarks/echo.py): the ceiling of the stack;
+* ``memory``  the dispatch, one Daphne, in-memory channel layer;
+* ``redis``   the dispatch, two Daphne processes, RedisChannelLayer (``pubsub``: RedisPubSubChannelLayer);
+* ``naive``   a naive dispatcher, one Daphne: a database write per position and a scan of every
+  cab with a geodesic distance per request (defined here, ``naive_application``).
+
+It prints connected cabs, position messages/s, request->offer latency p50/p99,
+ping RTT (server backlog), server CPU per position message (utime+stime of the
+Daphne processes from /proc/<pid>/stat over the measured window) and the ratios.
+It creates and drops its own database (a temporary PostgreSQL database, or a
+temporary SQLite file with ``--db sqlite``) and starts and stops its own Daphnes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parents[1]
+CENTRE = (-21.131, -42.367)
+SPREAD = 0.045  # cabs and pickups in a box of about +-5 km around the centre
+CLK = os.sysconf("SC_CLK_TCK")
+if __name__ == "__main__" and str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: import the project from the checkout
+
+
+# --- the naive baseline (served by Daphne: ``daphne benchmarks.dispatch_bench:naive_application``) ---------------
+
+
+def _build_naive_application():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    from django.core.asgi import get_asgi_application
+
+    get_asgi_application()
+    from channels.db import database_sync_to_async
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.security.websocket import AllowedHostsOriginValidator
+    from django.db import transaction
+    from django.urls import path
+    from django.utils import timezone
+    from geopy.distance import geodesic
+
+    from backend.registry import compliance
+    from dispatch import events, grid, services
+    from dispatch.auth import DriverTokenAuthMiddleware
+    from dispatch.consumers import DriverConsumer, PassengerConsumer
+    from dispatch.models import Cab, CabStatus, Ride
+    from dispatch import snapshots
+
+    def write_position(cab_id, lat, lon):
+        Cab.objects.filter(pk=cab_id).update(lat=lat, lon=lon, position_at=timezone.now(), cell=grid.cell_of(lat, lon))
+
+    def naive_request(pickup, destination, passenger):
+        with transaction.atomic():
+            ride = Ride.objects.create(passenger=passenger, pickup_lat=pickup["lat"], pickup_lon=pickup["lon"],
+                                       destination_lat=destination["lat"] if destination else None,
+                                       destination_lon=destination["lon"] if destination else None)
+            best = None
+            for cab in Cab.objects.filter(status=CabStatus.FREE, online=True).select_related("permit", "driver"):
+                if cab.lat is None:
+                    continue
+                d = geodesic((ride.pickup_lat, ride.pickup_lon), (cab.lat, cab.lon)).meters
+                if best is None or d < best[0]:
+                    best = (d, cab)
+            if best and compliance.may_work(best[1].driver, best[1].permit):
+                services._create_offer(ride, best[1], "naive: nearest of all cabs", [], best[0])
+            else:
+                events.announce(events.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
+        return Ride.objects.get(pk=ride.pk)
+
+    class NaiveDriver(DriverConsumer):
+        async def on_position(self, data):
+            await database_sync_to_async(write_position)(self.cab.pk, data["lat"], data["lon"])
+
+    class NaivePassenger(PassengerConsumer):
+        async def on_ride_request(self, data):
+            ride = await database_sync_to_async(naive_request)(data["pickup"], data.get("destination"), self.passenger)
+            await self.join(events.ride_group(ride.pk))
+            await self.send_json({"type": "ride_update", "ride": await database_sync_to_async(snapshots.ride)(ride)})
+
+    return ProtocolTypeRouter({"websocket": URLRouter([
+        path("ws/driver/", DriverTokenAuthMiddleware(NaiveDriver.as_asgi())),
+        path("ws/passenger/", AllowedHostsOriginValidator(NaivePassenger.as_asgi())),
+    ])})
+
+
+def __getattr__(name):  # PEP 562: Daphne imports ``naive_application`` only in its own process
+    if name == "naive_application":
+        app = _build_naive_application()
+        globals()["naive_application"] = app
+        return app
+    raise AttributeError(name)
+
+
+# --- database and fleet ---------------------------------------------------------------------------
+
+
+class Database:
+    def __init__(self, kind: str, pg_url: str, tmp: Path):
+        self.kind, self.pg_url = kind, pg_url
+        if kind == "postgres":
+            self.name = f"taxi_bench_{uuid.uuid4().hex[:8]}"
+            self._admin(f'CREATE DATABASE "{self.name}"')
+            self.url = urlunparse(urlparse(pg_url)._replace(path="/" + self.name))
+        else:
+            self.name = None
+            self.url = f"sqlite:///{tmp / 'bench.sqlite3'}"
+
+    def _admin(self, sql):
+        import psycopg
+
+        with psycopg.connect(urlunparse(urlparse(self.pg_url)._replace(path="/postgres")), autocommit=True) as conn:
+            conn.execute(sql)
+
+    def drop(self):
+        if self.name:
+            from django.db import connections
+
+            connections.close_all()
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
+    """N compliant cabs (permit, term, vehicle, inspection, CMT, user, token) and a pool of passengers."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+    from validate_docbr import CNH, CPF, RENAVAM
+
+    from backend.registry.models import Inspection
+    from backend.registry.services import auxiliaries, people, permits, vehicles
+    from dispatch.models import Passenger
+
+    User = get_user_model()
+    today = timezone.localdate()
+    signed = today - timedelta(days=30)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    cpfs, cnhs, renavams = set(), set(), set()
+
+    def unique(gen, seen):
+        while True:
+            v = gen.generate()
+            if v not in seen:
+                seen.add(v)
+                return v
+
+    tokens = []
+    cpf, cnh, renavam = CPF(), CNH(), RENAVAM()
+    for start in range(0, n, 250):
+        with transaction.atomic():
+            for i in range(start, min(n, start + 250)):
+                user = User.objects.create(username=f"bench{i}")
+                person = people.register_person(full_name=f"Motorista {i}", cpf=unique(cpf, cpfs), cnh=unique(cnh, cnhs), user=user)
+                permit = permits.grant_permit(person=person, number=f"B-{i:05d}", result_published_on=signed, on=signed)
+                permits.sign_term(permit=permit, signed_on=signed)
+                plate = f"R{letters[i // 2600 % 26]}{letters[i // 100 % 26]}{i % 10}{letters[i // 10 % 26]}{i * 7 % 100:02d}"
+                vehicle = vehicles.register_vehicle(
+                    permit=permit, on=signed, plate=plate, renavam=unique(renavam, renavams), make="Fiat", model="Cronos",
+                    model_year=today.year, manufacture_year=today.year, colour="branco")
+                vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{i}")
+                auxiliaries.issue_cmt(person=person, number=f"CMT-B{i}", issued_on=signed, expires_on=signed + timedelta(days=900))
+                tokens.append(Token.objects.create(user=user).key)
+        print(f"  fleet: {len(tokens)}/{n}", end="\r", flush=True)
+    print()
+    pax = [Passenger.objects.create(name=f"Passageiro {i}", phone=f"3298{i:07d}").token for i in range(passengers)]
+    return tokens, pax
+
+
+def reset_dispatch_state():
+    from dispatch.models import Cab, Offer, Ride
+    from backend.ranks.models import RankCheckIn
+
+    RankCheckIn.objects.all().delete()
+    Offer.objects.all().delete()
+    Ride.objects.all().delete()
+    Cab.objects.all().update(online=False, status="fora_de_servico", lat=None, lon=None, cell="", position_at=None)
+
+
+# --- servers ------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime
+
+
+def redis_pid(url: str) -> int | None:
+    try:
+        import redis
+
+        pid = redis.Redis.from_url(url).info("server")["process_id"]
+        cpu_seconds(pid)
+        return pid
+    except Exception:
+        return None
+
+
+class Servers:
+    def __init__(self, app: str, count: int, env: dict, tmp: Path):
+        self.processes, self.ports = [], []
+        for _ in range(count):
+            port = free_port()
+            log = open(tmp / f"daphne-{port}.log", "w")
+            p = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                  "--websocket_connect_timeout", "30", app],
+                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            self.processes.append(p)
+            self.ports.append(port)
+        for p, port in zip(self.processes, self.ports):
+            deadline = time.monotonic() + 60
+            while True:
+                if p.poll() is not None:
+                    raise RuntimeError(f"daphne exited with {p.returncode}; see {tmp}/daphne-{port}.log")
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(port)
+                time.sleep(0.1)
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.processes)
+
+    def stop(self):
+        for p in self.processes:
+            p.terminate()
+        for p in self.processes:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+# --- the load (client) -----------------------------------------------------------------------------
+
+
+def pct(values, q):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+
+
+class Load:
+    def __init__(self, ports, tokens, pax_tokens, args, echo: bool):
+        self.ports, self.tokens, self.pax_tokens, self.args, self.echo = ports, tokens, pax_tokens, args, echo
+        self.cabs: list = []  # open websockets
+        self.positions = 0
+        self.requests: dict = {}  # ride_id (or a local key for echo) -> send time
+        self.offers: dict = {}  # ride_id -> receive time at the driver
+        self.echo_latency: list = []
+        self.rtts: list = []
+        self.failed = 0
+        self.errors: dict = {}
+        self.escalated = 0
+        self.completed = 0
+        self.rng = random.Random(1242)
+
+    async def connect_cab(self, i, token, sem):
+        from websockets.asyncio.client import connect
+
+        port = self.ports[i % len(self.ports)]
+        async with sem:
+            for attempt in range(3):
+                try:
+                    ws = await connect(f"ws://127.0.0.1:{port}/ws/driver/", additional_headers={"Authorization": f"Token {token}"},
+                                       open_timeout=60, ping_interval=None, compression=None, max_queue=64)
+                    if not self.echo:
+                        first = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                        if first.get("type") != "snapshot":
+                            raise RuntimeError(first)
+                        await ws.send('{"type":"status","status":"livre"}')
+                    cab = {"ws": ws, "lat": CENTRE[0] + self.rng.uniform(-SPREAD, SPREAD),
+                           "lon": CENTRE[1] + self.rng.uniform(-SPREAD, SPREAD), "pongs": asyncio.Queue()}
+                    await ws.send(json.dumps({"type": "position", "lat": cab["lat"], "lon": cab["lon"]}))
+                    cab["reader"] = asyncio.create_task(self.driver_reader(cab))
+                    self.cabs.append(cab)
+                    return
+                except Exception as exc:  # noqa: BLE001
+                    err = type(exc).__name__
+                    await asyncio.sleep(1 + attempt)
+            self.failed += 1
+            self.errors[err] = self.errors.get(err, 0) + 1
+
+    async def driver_reader(self, cab):
+        ws = cab["ws"]
+        try:
+            async for raw in ws:
+                if '"pong"' in raw:
+                    cab["pongs"].put_nowait(time.perf_counter())
+                    continue
+                if '"type": "offer"' not in raw:
+                    continue
+                now = time.perf_counter()
+                offer = json.loads(raw)["offer"]
+                self.offers[offer["ride_id"]] = now
+                asyncio.create_task(self.run_trip(cab, offer))
+        except Exception:  # noqa: BLE001
+            pass
+
+    async def run_trip(self, cab, offer):
+        ws, ride = cab["ws"], offer["ride_id"]
+        try:
+            await ws.send(json.dumps({"type": "offer_accept", "offer_id": offer["id"]}))
+            await asyncio.sleep(0.5)
+            await ws.send(json.dumps({"type": "ride_arriving", "ride_id": ride}))
+            await ws.send(json.dumps({"type": "ride_on_board", "ride_id": ride}))
+            await asyncio.sleep(0.5)
+            t = time.time()
+            trace = [{"t": _iso(t - 1), "lat": cab["lat"], "lon": cab["lon"], "accuracy_m": 8},
+                     {"t": _iso(t), "lat": cab["lat"] + 0.0005, "lon": cab["lon"], "accuracy_m": 8}]
+            await ws.send(json.dumps({"type": "ride_complete", "ride_id": ride, "meter_total": "5.50", "trace": trace}))
+        except Exception:  # noqa: BLE001
+            pass
+
+    async def position_loop(self, stop: asyncio.Event):
+        """One task sends every cab's position once per tick, spread evenly over the tick."""
+        tick = self.args.tick
+        while not stop.is_set():
+            cabs = list(self.cabs)
+            if not cabs:
+                await asyncio.sleep(0.1)
+                continue
+            start = time.perf_counter()
+            slices = max(1, int(tick / 0.02))
+            per = (len(cabs) + slices - 1) // slices
+            for s in range(slices):
+                for cab in cabs[s * per:(s + 1) * per]:
+                    cab["lat"] += self.rng.uniform(-0.0003, 0.0003)
+                    cab["lon"] += self.rng.uniform(-0.0003, 0.0003)
+                    try:
+                        await cab["ws"].send('{"type":"position","lat":%.6f,"lon":%.6f}' % (cab["lat"], cab["lon"]))
+                        self.positions += 1
+                    except Exception:  # noqa: BLE001
+                        pass
+                delay = start + (s + 1) * tick / slices - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if stop.is_set():
+                    return
+
+    async def ping_loop(self, stop: asyncio.Event):
+        while not stop.is_set():
+            await asyncio.sleep(0.5)
+            if not self.cabs:
+                continue
+            cab = self.rng.choice(self.cabs)
+            try:
+                t = time.perf_counter()
+                await cab["ws"].send('{"type":"ping"}')
+                got = await asyncio.wait_for(cab["pongs"].get(), 10)
+                self.rtts.append(got - t)
+            except Exception:  # noqa: BLE001
+                self.rtts.append(10.0)
+
+    async def passenger(self, token, port, queue: asyncio.Queue, stop: asyncio.Event):
+        from websockets.asyncio.client import connect
+
+        ws = await connect(f"ws://127.0.0.1:{port}/ws/passenger/", origin=f"http://127.0.0.1:{port}", open_timeout=60,
+                           ping_interval=None, compression=None)
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        if not self.echo:
+            await asyncio.wait_for(ws.recv(), 60)  # snapshot
+        try:
+            while not stop.is_set():
+                await queue.get()
+                lat, lon = CENTRE[0] + self.rng.uniform(-SPREAD, SPREAD) * 0.8, CENTRE[1] + self.rng.uniform(-SPREAD, SPREAD) * 0.8
+                t0 = time.perf_counter()
+                await ws.send(json.dumps({"type": "ride_request", "pickup": {"lat": lat, "lon": lon}}))
+                if self.echo:
+                    await asyncio.wait_for(ws.recv(), 30)
+                    self.echo_latency.append(time.perf_counter() - t0)
+                    continue
+                ride_id = None
+                while True:  # follow the ride until it is over
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if frame.get("type") == "error":
+                        self.errors[frame.get("code")] = self.errors.get(frame.get("code"), 0) + 1
+                        break
+                    if frame.get("type") != "ride_update":
+                        continue
+                    r = frame["ride"]
+                    if ride_id is None:
+                        ride_id = r["id"]
+                        self.requests[ride_id] = t0
+                    if r["status"] == "completed":
+                        self.completed += 1
+                        break
+                    if r["status"] == "cancelled":
+                        break
+                    if r.get("escalated") and r["status"] == "requested":
+                        self.escalated += 1
+                        await ws.send(json.dumps({"type": "ride_cancel", "ride_id": ride_id, "reason": "bench"}))
+        except Exception:  # noqa: BLE001
+            pass
+        finally:
+            ws.transport.abort()
+
+    async def request_stream(self, queue: asyncio.Queue, stop: asyncio.Event):
+        while not stop.is_set():
+            await asyncio.sleep(self.rng.expovariate(self.args.rps))
+            queue.put_nowait(1)
+
+    def latencies(self):
+        if self.echo:
+            return self.echo_latency
+        return [self.offers[r] - t for r, t in self.requests.items() if r in self.offers]
+
+
+def _iso(ts):
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat()
+
+
+async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None):
+    load = Load(servers.ports, tokens, pax, args, echo)
+    sem = asyncio.Semaphore(args.connect_concurrency)
+    t0 = time.perf_counter()
+    stop = asyncio.Event()
+    positions = asyncio.create_task(load.position_loop(stop))
+    await asyncio.gather(*(load.connect_cab(i, t, sem) for i, t in enumerate(tokens)))
+    connect_s = time.perf_counter() - t0
+    print(f"  [{name}] {len(load.cabs)} cabs connected in {connect_s:.1f} s ({load.failed} failed {load.errors or ''})", flush=True)
+    queue: asyncio.Queue = asyncio.Queue()
+    pax_tasks = [asyncio.create_task(load.passenger(tok, servers.ports[i % len(servers.ports)], queue, stop)) for i, tok in enumerate(pax)]
+    gc.collect()
+    gc.freeze()
+    await asyncio.sleep(max(args.tick * 2, 5))  # warm-up: every cab has sent positions, the flush loop runs
+    load.rtts.clear()
+    pinger = asyncio.create_task(load.ping_loop(stop))
+    # window 1: positions only -> server CPU per position message
+    rpid = redis_pid(redis_url) if redis_url else None
+    cpu0, rcpu0, pos0, w0 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
+    await asyncio.sleep(args.duration)
+    cpu1, rcpu1, pos1, w1 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
+    quiet_rtts, load.rtts = load.rtts, []
+    # window 2: positions + the stream of ride requests -> request->offer latency
+    requests = asyncio.create_task(load.request_stream(queue, stop))
+    c2, p2, t2 = servers.cpu(), load.positions, time.perf_counter()
+    await asyncio.sleep(args.duration)
+    c3, p3, t3 = servers.cpu(), load.positions, time.perf_counter()
+    stop.set()
+    await asyncio.sleep(1.5)  # the last offers arrive
+    for t in (positions, pinger, requests, *pax_tasks):
+        t.cancel()
+    for cab in load.cabs:
+        cab["reader"].cancel()
+        cab["ws"].transport.abort()
+    gc.unfreeze()
+    lat = load.latencies()
+    window = w1 - w0
+    msgs = pos1 - pos0
+    return {
+        "name": name, "processes": len(servers.processes), "cabs": len(load.cabs), "connect_s": connect_s,
+        "pos_per_s": msgs / window, "cpu_util": (cpu1 - cpu0) / window, "cpu_per_pos_us": (cpu1 - cpu0) / max(1, msgs) * 1e6,
+        "redis_cpu_util": (rcpu1 - rcpu0) / window if rpid else None,
+        "requests": len(lat), "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000,
+        "rtt_p50_ms": pct(load.rtts, 50) * 1000, "rtt_p99_ms": pct(load.rtts, 99) * 1000,
+        "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
+        "completed": load.completed, "escalated": load.escalated, "errors": dict(load.errors),
+    }
+
+
+def print_table(rows, args):
+    head = ("scenario", "proc", "cabs", "conn s", "pos/s", "srv CPU", "CPU/pos us", "ping p99 ms", "req", "offer p50 ms",
+            "offer p99 ms", "ping p99 ms (req.)", "srv CPU (req.)", "done", "escal.")
+    lines = [head]
+    for r in rows:
+        cpu = f"{r['cpu_util'] * 100:.0f}%" + (f" +redis {r['redis_cpu_util'] * 100:.0f}%" if r["redis_cpu_util"] is not None else "")
+        lines.append((r["name"], r["processes"], r["cabs"], f"{r['connect_s']:.0f}", f"{r['pos_per_s']:.0f}", cpu,
+                      f"{r['cpu_per_pos_us']:.0f}", f"{r['quiet_rtt_p99_ms']:.1f}", r["requests"], f"{r['p50_ms']:.1f}",
+                      f"{r['p99_ms']:.1f}", f"{r['rtt_p99_ms']:.1f}", f"{r['cpu_util_rides'] * 100:.0f}%", r["completed"],
+                      r["escalated"]))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
+    out = []
+    for k, line in enumerate(lines):
+        out.append("| " + " | ".join(str(v).ljust(w) for v, w in zip(line, widths)) + " |")
+        if k == 0:
+            out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print("\n".join(out))
+    by = {r["name"]: r for r in rows}
+    echo = by.get("echo")
+    print()
+    for r in rows:
+        if r["name"] == "echo":
+            continue
+        notes = []
+        if echo:
+            notes.append(f"CPU/position = {r['cpu_per_pos_us'] / echo['cpu_per_pos_us']:.2f}x echo")
+        # CPU-bound capacity: what the processes could take at 100% CPU each, at this cost per position
+        notes.append(f"capacity at 100% CPU ~ {r['processes'] * 1e6 / r['cpu_per_pos_us']:.0f} positions/s "
+                     f"(~{r['processes'] * 1e6 / r['cpu_per_pos_us'] * args.tick:.0f} cabs)")
+        print(f"  {r['name']}: " + "; ".join(notes))
+    if "memory" in by:
+        for other in ("redis", "pubsub"):
+            if other in by:
+                cap = lambda r: r["processes"] / r["cpu_per_pos_us"]  # noqa: E731
+                print(f"  {other} (2 processes) / memory (1 process) capacity = {cap(by[other]) / cap(by['memory']):.2f}x")
+        if "naive" in by:
+            print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
+                  f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cabs", type=int, default=1000)
+    parser.add_argument("--tick", type=float, default=5.0, help="seconds between two positions of a cab")
+    parser.add_argument("--rps", type=float, default=2.0, help="ride requests per second (Poisson)")
+    parser.add_argument("--passengers", type=int, default=40)
+    parser.add_argument("--duration", type=float, default=20.0,
+                        help="each of the two measured windows per scenario (s): positions only, then positions + requests")
+    parser.add_argument("--layer", choices=["redis", "pubsub"], default="redis",
+                        help="Redis layer of the two-process scenario; 'pubsub' runs both RedisChannelLayer and RedisPubSubChannelLayer")
+    parser.add_argument("--scenarios", default="echo,memory,redis,naive", help="comma-separated subset")
+    parser.add_argument("--db", choices=["postgres", "sqlite"], default="postgres")
+    parser.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
+                        help="a Redis database the benchmark may flush")
+    parser.add_argument("--connect-concurrency", type=int, default=64)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
+    args = parser.parse_args()
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < args.cabs * 2 + 200:
+        print(f"warning: file-descriptor limit {hard} is low for {args.cabs} cabs")
+    gc.set_threshold(50_000, 50, 100)
+
+    scenarios = [s for s in args.scenarios.split(",") if s]
+    if args.layer == "pubsub" and "redis" in scenarios and "pubsub" not in scenarios:
+        scenarios.insert(scenarios.index("redis") + 1, "pubsub")
+
+    tmp = Path(tempfile.mkdtemp(prefix="dispatch-bench-"))
+    db = Database(args.db, args.pg_url, tmp)
+    os.environ.update(DJANGO_SETTINGS_MODULE="backend.settings", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
+    os.environ.pop("REDIS_URL", None)
+    (tmp / "bench_pubsub_settings.py").write_text(
+        "from backend.settings import *  # noqa\n"
+        "CHANNEL_LAYERS = {'default': {'BACKEND': 'channels_redis.pubsub.RedisPubSubChannelLayer',\n"
+        "    'CONFIG': {'hosts': [{'address': REDIS_URL}]}}}\n")
+    rows = []
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        t = time.perf_counter()
+        call_command("migrate", verbosity=0)
+        tokens, pax = build_fleet(args.cabs, args.passengers)
+        print(f"database {args.db} ready with {args.cabs} cabs in {time.perf_counter() - t:.0f} s")
+        from django.db import connections
+
+        connections.close_all()
+        base_env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp}", DATABASE_CONN_MAX_AGE="600")
+        for name in scenarios:
+            env = dict(base_env)
+            app, count = "backend.asgi:application", 1
+            if name == "echo":
+                app = "benchmarks.echo:application"
+            elif name == "naive":
+                app = "benchmarks.dispatch_bench:naive_application"
+            elif name in ("redis", "pubsub"):
+                count = 2
+                env["REDIS_URL"] = args.redis_url
+                import redis
+
+                redis.Redis.from_url(args.redis_url).flushdb()
+                if name == "pubsub":
+                    env["DJANGO_SETTINGS_MODULE"] = "bench_pubsub_settings"
+            reset_dispatch_state()
+            connections.close_all()
+            servers = Servers(app, count, env, tmp)
+            try:
+                rows.append(asyncio.run(measure(name, servers, tokens, pax, args, name == "echo",
+                                                env.get("REDIS_URL"))))
+            finally:
+                servers.stop()
+            r = rows[-1]
+            print(f"  [{name}] {r['pos_per_s']:.0f} pos/s, CPU {r['cpu_util'] * 100:.0f}%, {r['cpu_per_pos_us']:.0f} us/pos, "
+                  f"offer p50/p99 {r['p50_ms']:.1f}/{r['p99_ms']:.1f} ms, ping p99 {r['rtt_p99_ms']:.1f} ms, errors {r['errors']}",
+                  flush=True)
+    finally:
+        try:
+            db.drop()
+        finally:
+            if args.keep:
+                print(f"logs kept in {tmp}")
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print(f"dispatch benchmark: {args.cabs} cabs, a position every {args.tick:g} s, {args.rps:g} requests/s, "
+          f"{args.duration:g} s measured per scenario, db {args.db}, {os.cpu_count()} cores (client on the same machine)")
+    print_table(rows, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+/* Passenger page (/passageiro/): sign up (name, phone), request a cab, follow it, see its CVI and the driver's CMT (Art. 32), cancel. */
+(function () {
+  "use strict";
+  var T = window.Taxi;
+  var KEY = "taxiMuriae.passenger";
+  var OPEN = ["requested", "offered", "accepted", "arriving", "on_board"];
+  var CANCELLABLE = ["requested", "offered", "accepted", "arriving"];
+  var me = load();
+  var ride = null, socket = null;
+
+  var base = T.baseMap("map"), map = base.map;
+  var pickupMarker = null, cabMarker = null;
+  var latIn = document.getElementById("pickup-lat"), lonIn = document.getElementById("pickup-lon");
+
+  function load() { try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch (e) { return null; } }
+  function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
+  function show(id) { ["signup", "request", "ride"].forEach(function (s) { document.getElementById(s).hidden = s !== id; }); }
+
+  function setPickup(lat, lon, pan) {
+    if (pickupMarker) pickupMarker.setLatLng([lat, lon]);
+    else pickupMarker = L.circleMarker([lat, lon], { radius: 9, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" }).bindTooltip("Embarque").addTo(map);
+    if (pan) map.setView([lat, lon], Math.max(map.getZoom(), 16));
+  }
+  function setCab(pos) {
+    if (!pos || pos.lat == null) { if (cabMarker) { map.removeLayer(cabMarker); cabMarker = null; } return; }
+    if (cabMarker) cabMarker.setLatLng([pos.lat, pos.lon]);
+    else cabMarker = L.circleMarker([pos.lat, pos.lon], { radius: 9, color: "#111827", weight: 1.5, fillColor: T.CAB_COLOUR.a_caminho, fillOpacity: 0.95, className: "cab-marker my-cab" }).bindTooltip("Seu táxi").addTo(map);
+  }
+
+  map.on("click", function (e) {
+    if (document.getElementById("request").hidden) return;
+    latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
+    setPickup(e.latlng.lat, e.latlng.lng, false);
+  });
+  [latIn, lonIn].forEach(function (i) { i.addEventListener("change", function () {
+    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
+    if (isFinite(lat) && isFinite(lon)) setPickup(lat, lon, true);
+  }); });
+  document.getElementById("locate").addEventListener("click", function () {
+    if (!navigator.geolocation) { T.notice("Seu navegador não informa a localização; marque no mapa.", "error"); return; }
+    T.notice("Obtendo sua localização…", "info");
+    navigator.geolocation.getCurrentPosition(function (p) {
+      latIn.value = p.coords.latitude.toFixed(6); lonIn.value = p.coords.longitude.toFixed(6);
+      setPickup(p.coords.latitude, p.coords.longitude, true);
+      T.notice("Localização marcada (precisão de " + Math.round(p.coords.accuracy) + " m).", "ok");
+    }, function () { T.notice("Não foi possível obter sua localização; marque no mapa.", "error"); }, { enableHighAccuracy: true, timeout: 15000 });
+  });
+
+  // --- sign up ------------------------------------------------------------------------------------
+  document.getElementById("signup-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var name = document.getElementById("signup-name").value.trim(), phone = document.getElementById("signup-phone").value.trim();
+    if (!name || !phone) { T.notice("Informe seu nome e telefone.", "error"); return; }
+    fetch("/api/passengers/", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ name: name, phone: phone }) })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, status: r.status, body: body }; }); })
+      .then(function (res) {
+        if (!res.ok) { T.notice(apiError(res), "error"); return; }
+        save({ token: res.body.token, name: res.body.name });
+        T.notice("Pronto, " + res.body.name + "! Agora marque onde você está.", "ok");
+        connect();
+      })
+      .catch(function () { T.notice("Sem conexão; tente de novo.", "error"); });
+  });
+  function apiError(res) {
+    if (res.status === 429) return "Muitos cadastros a partir desta rede; tente mais tarde.";
+    var b = res.body || {}, parts = [];
+    var fields = b.fields || b.errors || b;
+    Object.keys(fields).forEach(function (k) { var v = fields[k]; if (Array.isArray(v)) parts.push(v.join(" ")); else if (typeof v === "string" && k !== "code") parts.push(v); });
+    return parts.join(" ") || "Não foi possível concluir o cadastro.";
+  }
+  document.getElementById("forget").addEventListener("click", function () {
+    if (socket) socket.stop();
+    save(null); ride = null; show("signup");
+  });
+
+  // --- request / cancel ---------------------------------------------------------------------------
+  document.getElementById("request-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
+    if (!isFinite(lat) || !isFinite(lon)) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
+    if (socket && socket.send({ type: "ride_request", pickup: { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } }))
+      T.notice("Pedido enviado; procurando o táxi mais próximo…", "info");
+  });
+  document.getElementById("cancel-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    if (ride && socket) socket.send({ type: "ride_cancel", ride_id: ride.id, reason: document.getElementById("cancel-reason").value.trim() });
+  });
+  document.getElementById("new-ride").addEventListener("click", function () { ride = null; setCab(null); render(); });
+
+  // --- the ride -----------------------------------------------------------------------------------
+  function text(id, value) { document.getElementById(id).textContent = value == null || value === "" ? "—" : value; }
+  function render() {
+    if (!me) { show("signup"); return; }
+    document.getElementById("passenger-name").textContent = me.name;
+    if (!ride) { show("request"); return; }
+    show("ride");
+    text("ride-id", "nº " + ride.id);
+    text("ride-status", T.RIDE_STATUS[ride.status] || ride.status);
+    document.getElementById("ride-status").className = "rs-" + ride.status;
+    var p = ride.pickup || {};
+    text("ride-address", "Embarque: " + (p.address || T.fmtCoord(p.lat) + "; " + T.fmtCoord(p.lon)));
+    var times = ["pedida em " + T.fmtDate(ride.requested_at)];
+    if (ride.accepted_at) times.push("aceita em " + T.fmtDate(ride.accepted_at));
+    if (ride.completed_at) times.push("concluída em " + T.fmtDate(ride.completed_at));
+    if (ride.cancelled_at) times.push("cancelada em " + T.fmtDate(ride.cancelled_at));
+    text("ride-times", times.join(" · "));
+    var info = document.getElementById("cab-info");
+    info.hidden = !(ride.cvi || ride.driver);
+    if (ride.cvi) {
+      text("cvi-plate", ride.cvi.plate); text("cvi-model", [ride.cvi.make, ride.cvi.model].filter(Boolean).join(" "));
+      text("cvi-colour", ride.cvi.colour); text("cvi-permit", ride.cvi.permit);
+    } else { ["cvi-plate", "cvi-model", "cvi-colour"].forEach(function (i) { text(i, null); }); text("cvi-permit", ride.permit); }
+    text("driver-name", ride.driver && ride.driver.name); text("driver-cmt", ride.driver && ride.driver.cmt);
+    var fare = document.getElementById("ride-fare");
+    fare.hidden = !ride.fare;
+    if (ride.fare) fare.textContent = "Valor pago (taxímetro, Art. 43): " + T.fmtMoney(ride.fare);
+    document.getElementById("cancel-form").hidden = CANCELLABLE.indexOf(ride.status) < 0;
+    document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
+    if (p.lat != null) setPickup(p.lat, p.lon, false);
+    setCab(OPEN.indexOf(ride.status) >= 0 ? ride.cab_position : null);
+  }
+
+  function onRide(r) {
+    if (ride && ride.id === r.id && r.version != null && ride.version != null) {
+      if (r.version < ride.version) return;
+      if (r.version > ride.version + 1) { socket.resync(); }
+    }
+    if (!ride || ride.id === r.id || OPEN.indexOf(r.status) >= 0) ride = r;
+    render();
+  }
+
+  function connect() {
+    if (socket) socket.stop();
+    render();
+    socket = T.liveSocket("/ws/passenger/", {
+      open: function (s) { s.send({ type: "auth", token: me.token }); },
+      message: function (msg) {
+        switch (msg.type) {
+          case "snapshot":
+            var open = (msg.rides || []).filter(function (r) { return OPEN.indexOf(r.status) >= 0; });
+            if (open.length) ride = open[0];
+            else if (ride && OPEN.indexOf(ride.status) >= 0) ride = null; // it ended while we were away
+            if (msg.passenger && msg.passenger.name) save({ token: me.token, name: msg.passenger.name });
+            render();
+            break;
+          case "ride_update": onRide(msg.ride); break;
+          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); } break;
+          case "error":
+            if (msg.code === "bad_token") { socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
+            else T.notice(msg.message || "Erro.", "error");
+            break;
+          default: break;
+        }
+      }
+    });
+    socket.start();
+  }
+
+  if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
+  window.TaxiPassenger = { get ride() { return ride; }, map: map };
+})();

@@ -1,0 +1,292 @@
+"""The Kivy app: screens bind to the view-models of :mod:`driver_app.viewmodels`.
+
+Nothing here decides anything: the screens copy display texts from the
+view-models after each change and forward button presses to them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import NoTransition, Screen
+
+from .session import Session, demo_offer
+from .viewmodels.flag import DISPLAY
+
+KV_DIR = Path(__file__).with_name("kv")
+KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "meter.kv", "offer.kv", "split.kv")
+
+DAY = {"bg": (0.95, 0.95, 0.93, 1), "card": (1, 1, 1, 1), "fg": (0.08, 0.09, 0.1, 1),
+       "muted": (0.38, 0.4, 0.43, 1), "accent": (0.11, 0.40, 0.85, 1)}
+NIGHT = {"bg": (0.05, 0.06, 0.08, 1), "card": (0.14, 0.15, 0.18, 1), "fg": (0.93, 0.93, 0.9, 1),
+         "muted": (0.62, 0.64, 0.68, 1), "accent": (0.20, 0.45, 0.80, 1)}
+
+
+class RootLayout(BoxLayout):
+    pass
+
+
+class LoginScreen(Screen):
+    username_hint = StringProperty("Usuário")
+    password_hint = StringProperty("Senha")
+    button_text = StringProperty("Entrar")
+    username = StringProperty("")
+    error = StringProperty("")
+
+    def refresh(self, s: Session) -> None:
+        self.username = s.login.username
+        self.error = s.login.error
+
+
+class CardsScreen(Screen):
+    cmt_title = StringProperty("")
+    cvi_title = StringProperty("")
+    person_name = StringProperty("")
+    initials = StringProperty("")
+    role_label = StringProperty("")
+    cmt_number = StringProperty("")
+    cmt_valid_until = StringProperty("")
+    cmt_permit = StringProperty("")
+    plate = StringProperty("")
+    model_text = StringProperty("")
+    colour = StringProperty("")
+    cvi_permit = StringProperty("")
+    rank_text = StringProperty("")
+    seal_number = StringProperty("")
+    seal_valid_until = StringProperty("")
+    warnings = StringProperty("")
+    compliance = StringProperty("")
+
+    def refresh(self, s: Session) -> None:
+        c = s.cards
+        for attr in ("cmt_title", "cvi_title", "initials", "role_label", "cmt_number", "cmt_valid_until",
+                     "cmt_permit", "plate", "model_text", "colour", "cvi_permit", "rank_text", "seal_number",
+                     "seal_valid_until"):
+            setattr(self, attr, str(getattr(c, attr)))
+        self.person_name = c.name
+        self.warnings = "\n".join(c.warning_texts)
+        self.compliance = c.compliance_text
+
+
+class FlagScreen(Screen):
+    label = StringProperty("")
+    reason = StringProperty("")
+    message = StringProperty("")
+    colour = ListProperty([0.5, 0.5, 0.5, 1])
+    can_go_free = BooleanProperty(False)
+
+    def refresh(self, s: Session) -> None:
+        f = s.flag
+        self.label, self.reason, self.message = f.label, f.reason, f.message
+        self.colour = list(f.colour)
+        self.can_go_free = f.can_go_free
+
+
+class MeterScreen(Screen):
+    start_text = StringProperty("Iniciar corrida")
+    stop_text = StringProperty("Encerrar corrida")
+    total = StringProperty("")
+    distance = StringProperty("")
+    waiting = StringProperty("")
+    flag_text = StringProperty("")
+    flag_reason = StringProperty("")
+    flag_colour = ListProperty([0.5, 0.5, 0.5, 1])
+    status = StringProperty("")
+    sync = StringProperty("")
+    tariff = StringProperty("")
+    running = BooleanProperty(False)
+
+    def refresh(self, s: Session) -> None:
+        m = s.meter
+        self.total, self.distance, self.waiting = m.total_text, m.distance_text, m.waiting_text
+        self.flag_text, self.flag_reason = m.flag_text, m.flag_reason
+        self.flag_colour = list(DISPLAY[m.flag_state or "fora_de_servico"][1])
+        self.status, self.sync, self.tariff, self.running = m.status_text, m.sync_text, m.tariff_text, m.running
+
+
+class OfferScreen(Screen):
+    active = BooleanProperty(False)
+    pickup = StringProperty("")
+    distance = StringProperty("")
+    countdown = StringProperty("")
+    progress = NumericProperty(0)
+    outcome = StringProperty("")
+
+    OUTCOMES = {"accepted": "Chamada aceita: siga para o embarque", "declined": "Chamada recusada",
+                "expired": "Tempo esgotado: chamada recusada", "cancelled": "Chamada cancelada pela central",
+                "": "Aguardando chamadas da central"}
+
+    def refresh(self, s: Session) -> None:
+        o = s.offer
+        self.active, self.pickup, self.distance = o.active, o.pickup_text, o.distance_text
+        self.countdown, self.progress = o.countdown_text, o.progress
+        self.outcome = "" if o.active else self.OUTCOMES.get(o.outcome, "")
+
+
+class WeekRowView(BoxLayout):
+    title = StringProperty("")
+    gross = StringProperty("")
+    auxiliary = StringProperty("")
+    holder = StringProperty("")
+
+
+class SplitScreen(Screen):
+    agreement = StringProperty("")
+    week_title = StringProperty("Esta semana")
+    gross = StringProperty("")
+    auxiliary = StringProperty("")
+    holder = StringProperty("")
+    my_part_label = StringProperty("")
+    my_part = StringProperty("")
+    error = StringProperty("")
+    note = StringProperty("")
+
+    def refresh(self, s: Session) -> None:
+        v = s.split
+        self.agreement, self.error, self.note = v.agreement_text, v.error, v.note
+        self.my_part_label, self.my_part = v.my_part_label, v.my_part
+        if v.this_week:
+            w = v.this_week
+            self.week_title = f"{w.title} ({w.period}, {w.fares} corridas)"
+            self.gross, self.auxiliary, self.holder = w.gross, w.auxiliary, w.permit_holder
+        past = self.ids.past
+        past.clear_widgets()
+        for row in v.past_weeks:
+            past.add_widget(WeekRowView(title=f"{row.title} · {row.fares} corridas", gross=row.gross,
+                                                auxiliary=row.auxiliary, holder=row.permit_holder))
+
+
+SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "meter": MeterScreen,
+           "offer": OfferScreen, "split": SplitScreen}
+
+
+class DriverApp(App):
+    title = "Táxi Muriaé – Motorista"
+    night = BooleanProperty(False)
+    full_screen = BooleanProperty(False)
+    theme_bg = ListProperty(DAY["bg"])
+    theme_card = ListProperty(DAY["card"])
+    theme_fg = ListProperty(DAY["fg"])
+    theme_muted = ListProperty(DAY["muted"])
+    theme_accent = ListProperty(DAY["accent"])
+
+    def __init__(self, session: Session, tick_s: float = 1.0, **kw):
+        super().__init__(**kw)
+        self.session = session
+        self.tick_s = tick_s
+
+    # -- building -----------------------------------------------------------------------
+
+    def build(self):
+        for name in KV_FILES:
+            Builder.load_file(str(KV_DIR / name))
+        root = RootLayout()
+        sm = root.ids.sm
+        sm.transition = NoTransition()
+        for name, cls in SCREENS.items():
+            sm.add_widget(cls(name=name))
+        s = self.session
+        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split):
+            vm.subscribe(lambda _vm: self.refresh())
+        self.root_layout = root
+        if s.login.logged_in:
+            s.after_login()
+            sm.current = "meter" if s.meter.running else "flag"
+        else:
+            sm.current = "login"
+        self.refresh(everything=True)
+        if self.tick_s:
+            Clock.schedule_interval(lambda dt: self.tick(), self.tick_s)
+        return root
+
+    @property
+    def sm(self):
+        return self.root_layout.ids.sm
+
+    def refresh(self, everything: bool = False) -> None:
+        """Copy the view-models' texts into the visible screen (all screens with ``everything``)."""
+        if getattr(self, "root_layout", None) is None:
+            return
+        for screen in (self.sm.screens if everything else [self.sm.current_screen]):
+            if screen is not None:
+                screen.refresh(self.session)
+
+    def tick(self) -> None:
+        """Once a second: replayed GPS (desktop), offer countdown, retry the sync queue."""
+        s = self.session
+        step = getattr(s.gps, "step", None)
+        if step is not None and s.meter.running:
+            step()
+        s.offer.tick()
+        if s.meter.queue:
+            s.meter.sync()
+        if s.demo and s.flag.state.value == "livre" and not s.offer.active and not s.offer.outcome:
+            s.dispatch.push(demo_offer(s.clock))
+        self.refresh()
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def go(self, name: str) -> None:
+        sm = self.sm
+        if sm.transition.is_active:  # finish the previous switch first (two quick taps)
+            sm.transition.stop()
+        sm.current = name
+        if sm.transition.is_active:
+            sm.transition.stop()
+        self.refresh()
+
+    def set_theme(self, night: bool) -> None:
+        self.night = night
+        t = NIGHT if night else DAY
+        self.theme_bg, self.theme_card, self.theme_fg = t["bg"], t["card"], t["fg"]
+        self.theme_muted, self.theme_accent = t["muted"], t["accent"]
+
+    def toggle_theme(self) -> None:
+        self.set_theme(not self.night)
+
+    def toggle_full_screen(self) -> None:
+        self.session.cards.toggle_full_screen()
+        self.full_screen = self.session.cards.full_screen
+
+    def do_login(self, username: str, password: str) -> None:
+        if self.session.login.login(username, password):
+            self.session.after_login()
+            self.go("cards")
+        self.refresh()
+
+    def do_logout(self) -> None:
+        self.session.login.logout()
+        self.session.flag.go_off_duty()
+        self.go("login")
+
+    def flag_free(self) -> None:
+        self.session.flag.go_free()
+
+    def flag_off(self) -> None:
+        self.session.flag.go_off_duty()
+
+    def meter_toggle(self) -> None:
+        if self.session.meter.running:
+            self.session.stop_trip()
+        else:
+            self.session.start_trip()
+        self.refresh()
+
+    def offer_accept(self) -> None:
+        if self.session.offer.accept():
+            self.go("meter")
+
+    def offer_decline(self) -> None:
+        self.session.offer.decline()
+
+    def on_pause(self) -> bool:  # Android: keep the trip; the state is saved
+        self.session.meter.save()
+        return True
+
+    def on_stop(self) -> None:
+        self.session.meter.save()

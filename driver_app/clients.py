@@ -1,0 +1,314 @@
+"""Clients of the platform's services, behind small interfaces.
+
+* :class:`RegistryClient` -- the registry API that exists today
+  (``POST /api/auth/token/``, ``GET /api/me/``); :class:`HttpRegistryClient`
+  talks to it with the standard library only (runs on Android unchanged).
+* :class:`DispatchClient` -- the radio-taxi dispatch websocket;
+  :class:`driver_app.ws.WsDispatchClient` speaks the real protocol,
+  :class:`FakeDispatch` is the in-memory stand-in.
+* :class:`StatementsClient` -- the weekly statements
+  (:class:`HttpStatementsClient`, :class:`FakeStatements`).
+* :class:`TripsClient` -- finished trips: :class:`driver_app.ws.DispatchTripsClient`
+  completes dispatched rides with ``ride_complete``; :class:`FakeTrips` can be
+  switched offline to exercise the sync queue.
+* :class:`TariffClient` -- the tariff in force and today's flag
+  (:class:`HttpTariffClient`, ``GET /api/tariffs/current/``).
+
+Message shapes are documented in docs/driver-app.md.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from datetime import date
+from decimal import Decimal
+from typing import Any, Callable, Optional, Protocol, runtime_checkable
+
+
+class ApiError(Exception):
+    """The server answered with an error."""
+
+
+class AuthError(ApiError):
+    """Bad credentials or expired token (HTTP 400/401/403)."""
+
+
+class NetworkError(ApiError, ConnectionError):
+    """The server could not be reached (no network, DNS, timeout)."""
+
+
+class RejectedError(ApiError):
+    """The server refused an upload for good (e.g. the ride is no longer on board): retrying is useless."""
+
+    def __init__(self, code: str, message: str = ""):
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code, self.message = code, message
+
+
+# -- registry -----------------------------------------------------------------------------
+
+
+@runtime_checkable
+class RegistryClient(Protocol):
+    def login(self, username: str, password: str) -> str:
+        """``POST /api/auth/token/`` -> the token; AuthError / NetworkError."""
+
+    def me(self, token: str) -> dict[str, Any]:
+        """``GET /api/me/`` -> {person, cmt, cvi, compliance}."""
+
+
+class HttpRegistryClient:
+    def __init__(self, base_url: str, timeout: float = 10.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def _request(self, method: str, path: str, body: Optional[dict] = None, token: Optional[str] = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base_url + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Token {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read().decode("utf-8") or "null")
+        except urllib.error.HTTPError as exc:
+            if exc.code in (400, 401, 403):
+                raise AuthError(str(exc.code)) from exc
+            raise ApiError(str(exc.code)) from exc
+        except (urllib.error.URLError, OSError) as exc:  # includes timeouts
+            raise NetworkError(str(exc)) from exc
+
+    def login(self, username: str, password: str) -> str:
+        return self._request("POST", "/api/auth/token/", {"username": username, "password": password})["token"]
+
+    def me(self, token: str) -> dict[str, Any]:
+        return self._request("GET", "/api/me/", token=token)
+
+
+DEMO_ME: dict[str, Any] = {
+    "person": {"id": 1, "full_name": "José da Silva Pereira"},
+    "cmt": {"number": "CMT-0042", "issued_on": "2025-04-10", "expires_on": "2026-04-10",
+            "role": "auxiliar", "permit": "P-017"},
+    "cvi": {"plate": "GXY-4B21", "make": "Chevrolet", "model": "Spin LTZ", "model_year": 2022,
+            "colour": "branca", "permit": "P-017", "seal_number": "L-2026-0193",
+            "seal_valid_until": "2026-09-30", "rank": "Ponto da Praça João Pinheiro"},
+    "compliance": {"allowed": True, "articles": ["Art. 51"], "reasons": []},
+}
+
+
+def demo_me(today: date) -> dict[str, Any]:
+    """:data:`DEMO_ME` with dates around ``today``: the CMT expires in 16 days (a warning shows)."""
+    from datetime import timedelta
+
+    me = json.loads(json.dumps(DEMO_ME))
+    me["cmt"]["issued_on"] = (today - timedelta(days=349)).isoformat()
+    me["cmt"]["expires_on"] = (today + timedelta(days=16)).isoformat()
+    me["cvi"]["seal_valid_until"] = (today + timedelta(days=200)).isoformat()
+    return me
+
+
+class FakeRegistry:
+    """In-memory registry: one user, one token; ``online=False`` simulates no network."""
+
+    def __init__(self, users: Optional[dict[str, str]] = None, me: Optional[dict] = None):
+        self.users = users if users is not None else {"demo": "demo"}
+        self.me_payload = me if me is not None else DEMO_ME
+        self.online = True
+        self.tokens: dict[str, str] = {}
+
+    def login(self, username: str, password: str) -> str:
+        if not self.online:
+            raise NetworkError("offline")
+        if self.users.get(username) != password or not password:
+            raise AuthError("400")
+        token = f"tok-{username}"
+        self.tokens[token] = username
+        return token
+
+    def me(self, token: str) -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        if token not in self.tokens:
+            raise AuthError("401")
+        return json.loads(json.dumps(self.me_payload))
+
+
+# -- dispatch -----------------------------------------------------------------------------
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+@runtime_checkable
+class DispatchClient(Protocol):
+    """The dispatch websocket, one JSON object per message (docs/driver-app.md)."""
+
+    def connect(self, token: str, on_message: Listener) -> None: ...
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class FakeDispatch:
+    """Records what the app sends; :meth:`push` delivers a server message."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.listener: Optional[Listener] = None
+        self.token: Optional[str] = None
+
+    def connect(self, token: str, on_message: Listener) -> None:
+        self.token, self.listener = token, on_message
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(json.loads(json.dumps(message)))
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.listener is not None:
+            self.listener(message)
+
+    def close(self) -> None:
+        self.listener = None
+
+
+# -- statements and trips ------------------------------------------------------------------
+
+
+@runtime_checkable
+class StatementsClient(Protocol):
+    def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
+        """{"agreement": {kind, auxiliary_percent, witnesses}, "weeks": [{week_start, gross, fares}]}."""
+
+
+@runtime_checkable
+class TripsClient(Protocol):
+    def upload(self, token: str, trip: dict[str, Any]) -> None:
+        """Store one finished trip; raises NetworkError when offline (the app retries)."""
+
+
+class HttpStatementsClient:
+    """The weekly statements API (``GET /api/statements/`` closed weeks, ``GET /api/statements/current/``
+    the running week), folded into the :class:`StatementsClient` shape.  Several statements of one week
+    (several permits) are summed; the agreement is the latest statement's."""
+
+    def __init__(self, registry: HttpRegistryClient):
+        self.registry = registry
+
+    def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
+        rows: list[dict[str, Any]] = []
+        try:
+            current = self.registry._request("GET", "/api/statements/current/", token=token)
+            rows.extend(current.get("statements", []))
+        except ApiError as exc:
+            if isinstance(exc, NetworkError):
+                raise
+            # 404: no permit driven this week -- only the closed weeks
+        closed = self.registry._request("GET", f"/api/statements/?limit={max(1, weeks) * 4}", token=token)
+        rows.extend(closed.get("results", []) if isinstance(closed, dict) else closed)
+        by_week: dict[str, dict[str, Any]] = {}
+        agreement: dict[str, Any] = {"kind": "law", "auxiliary_percent": "25", "witnesses": 0}
+        for row in sorted(rows, key=lambda r: r["week_start"]):
+            week = by_week.setdefault(row["week_start"], {"week_start": row["week_start"], "gross": "0.00",
+                                                          "fares": 0})
+            week["gross"] = str(Decimal(week["gross"]) + Decimal(str(row.get("gross", "0"))))
+            week["fares"] += int(row.get("rides", 0))
+            kind = row.get("agreement", "law")
+            agreement = {"kind": kind, "auxiliary_percent": str(row.get("auxiliary_percent", "25")),
+                         # a contract the server accepted was validated there (Art. 1, §6)
+                         "witnesses": 2 if kind == "contract" else 0,
+                         "reference": row.get("contract_reference", "")}
+        ordered = sorted(by_week.values(), key=lambda w: w["week_start"], reverse=True)[:weeks]
+        return {"agreement": agreement, "weeks": ordered}
+
+
+class FakeStatements:
+    def __init__(self, weeks: Optional[list[dict[str, Any]]] = None,
+                 agreement: Optional[dict[str, Any]] = None):
+        self.weeks = weeks if weeks is not None else []
+        self.agreement = agreement if agreement is not None else {"kind": "law", "auxiliary_percent": "25",
+                                                                  "witnesses": 0}
+        self.online = True
+
+    def add_fare(self, week_start: date, amount: Decimal) -> None:
+        key = week_start.isoformat()
+        for week in self.weeks:
+            if week["week_start"] == key:
+                week["gross"] = str(Decimal(week["gross"]) + Decimal(str(amount)))
+                week["fares"] = int(week.get("fares", 0)) + 1
+                return
+        self.weeks.append({"week_start": key, "gross": str(amount), "fares": 1})
+
+    def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        ordered = sorted(self.weeks, key=lambda w: w["week_start"], reverse=True)[:weeks]
+        return {"agreement": dict(self.agreement), "weeks": [dict(w) for w in ordered]}
+
+
+class FakeTrips:
+    def __init__(self, statements: Optional[FakeStatements] = None):
+        self.uploaded: list[dict[str, Any]] = []
+        self.online = True
+        self.statements = statements
+
+    def upload(self, token: str, trip: dict[str, Any]) -> None:
+        if not self.online:
+            raise NetworkError("offline")
+        if any(t["trip_id"] == trip["trip_id"] for t in self.uploaded):
+            return  # idempotent: the app may retry after a lost answer
+        self.uploaded.append(trip)
+        if self.statements is not None:
+            from taxilaw.split import week_start
+            from datetime import datetime
+            self.statements.add_fare(week_start(datetime.fromisoformat(trip["stopped_at"])), Decimal(trip["total"]))
+
+
+# -- tariff ---------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class TariffClient(Protocol):
+    def current(self, token: str) -> dict[str, Any]:
+        """``GET /api/tariffs/current/`` -> {"tariff": Tariff.to_dict() | None, "flag": {...}}."""
+
+    def municipal_holidays(self, token: str) -> Optional[list[str]]:
+        """ISO dates of Muriaé's municipal holidays, or None when the server does not let this user read them."""
+
+
+class HttpTariffClient:
+    def __init__(self, registry: HttpRegistryClient):
+        self.registry = registry
+
+    def current(self, token: str) -> dict[str, Any]:
+        return self.registry._request("GET", "/api/tariffs/current/", token=token)
+
+    def municipal_holidays(self, token: str) -> Optional[list[str]]:
+        try:
+            rows = self.registry._request("GET", "/api/municipal-holidays/", token=token)
+        except NetworkError:
+            raise
+        except ApiError:  # 403 today: the table is DIMUTRAN's; the flag of /api/tariffs/current/ is used instead
+            return None
+        rows = rows.get("results", []) if isinstance(rows, dict) else rows
+        return [r["date"] for r in rows if "date" in r]
+
+
+class FakeTariffs:
+    def __init__(self, tariff: Optional[dict[str, Any]] = None, flag: Optional[dict[str, Any]] = None,
+                 holidays: Optional[list[str]] = None):
+        self.tariff, self.flag, self.holidays = tariff, flag or {}, holidays
+        self.online = True
+
+    def current(self, token: str) -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        return {"tariff": self.tariff, "flag": self.flag}
+
+    def municipal_holidays(self, token: str) -> Optional[list[str]]:
+        if not self.online:
+            raise NetworkError("offline")
+        return self.holidays

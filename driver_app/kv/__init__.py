@@ -1,0 +1,1 @@
+"""KV files of the screens (a package so that setuptools ships them)."""

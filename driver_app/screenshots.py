@@ -1,0 +1,193 @@
+"""Render every screen of the demo and save PNGs plus a manifest of what is visible.
+
+``python -m driver_app.screenshots OUT_DIR`` (needs a display: Xvfb or a real
+one).  The script drives a deterministic demo -- a fixed clock, the replayed
+trace around Muriaé's centre, the in-memory fakes -- and writes
+``OUT_DIR/<shot>.png`` and ``OUT_DIR/manifest.json`` with, per shot, the
+texts of the visible labels and the pixel at the centre of the flag box.
+Used by tests/driver_app/test_screenshots.py in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from datetime import datetime, timedelta
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_METRICS_DENSITY", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+WIDTH, HEIGHT = 480, 900
+
+
+class FakeClock:
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def main(out_dir: str) -> int:
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(WIDTH))
+    Config.set("graphics", "height", str(HEIGHT))
+    Config.set("graphics", "resizable", "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+
+    from kivy.clock import Clock
+    from kivy.metrics import dp
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from taxilaw.flags import MURIAE_TZ
+
+    from .app import DriverApp
+    from .session import build_session, demo_offer
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    # Wednesday 4 March 2026, 21:50 in Muriaé: Bandeira I now, Bandeira II from 22:00 (Art. 45, I-II)
+    clock = FakeClock(datetime(2026, 3, 4, 21, 50, tzinfo=MURIAE_TZ))
+    home = Path(tempfile.mkdtemp(prefix="driver-shots-"))
+    session = build_session(home, demo=True, clock=clock)
+    app = DriverApp(session, tick_s=0)
+    manifest: dict = {}
+
+    def shown(w) -> bool:
+        root = app.root
+        while w is not None:
+            if w.opacity <= 0:
+                return False
+            if w is root:
+                return True
+            w = w.parent
+        return False
+
+    def visible_texts(widget) -> list[str]:
+        texts = []
+        for w in widget.walk(restrict=True):
+            if isinstance(w, Label) and w.text and shown(w):
+                texts.append(w.text)
+        return texts
+
+    def shot(name: str) -> None:
+        root = app.root
+        screen = app.sm.current_screen
+        path = out / f"{name}.png"
+        root.export_to_png(str(path))
+        texts = visible_texts(screen) + visible_texts(root.ids.nav)
+        entry = {"png": path.name, "screen": screen.name, "texts": texts,
+                 "night": bool(app.night), "size": [int(root.width), int(root.height)]}
+        buttons = {}
+        for w in screen.walk(restrict=True):
+            if isinstance(w, Button) and w.text and shown(w):
+                bx, by = w.to_window(w.x + dp(6), w.center_y)
+                buttons[w.text] = [int(bx), int(root.height - by)]
+        entry["buttons"] = buttons
+        box = screen.ids.get("flag_box")
+        if box is not None:
+            cx, cy = box.to_window(box.center_x, box.y + box.height * 0.15)
+            entry["flag_pixel"] = [int(cx), int(root.height - cy)]
+            entry["flag_label"] = box.text
+            entry["display_state"] = (session.meter.flag_state if screen.name == "meter"
+                                      else session.flag.display_state)
+        manifest[name] = entry
+
+    def script():
+        yield
+        shot("login")
+        app.do_login("demo", "demo")
+        yield
+        shot("cards")
+        app.toggle_full_screen()
+        yield
+        shot("cards_fullscreen")
+        app.toggle_full_screen()
+        app.go("flag")
+        yield
+        shot("flag_fora_de_servico")
+        app.flag_free()
+        yield
+        shot("flag_livre")
+        session.dispatch.push(demo_offer(clock, seconds=20))
+        clock.advance(5)
+        app.go("offer")
+        yield
+        shot("offer")
+        app.offer_accept()  # -> a caminho, meter screen
+        app.go("flag")
+        yield
+        shot("flag_a_caminho")
+        session.extras["trips"].online = False  # the trip will wait in the queue
+        clock.advance(30)
+        app.go("meter")
+        app.meter_toggle()  # start at 21:50:35
+        for _ in range(240):
+            clock.advance(1)
+            session.gps.step()
+        app.refresh()
+        yield
+        shot("meter_bandeira_1")
+        app.go("flag")
+        yield
+        shot("flag_bandeira_1")
+        for _ in range(400):  # past 22:00 -> Bandeira II (22:00–06:00)
+            clock.advance(1)
+            session.gps.step()
+        app.set_theme(True)
+        app.go("meter")
+        yield
+        shot("meter_bandeira_2_night")
+        app.go("flag")
+        yield
+        shot("flag_bandeira_2_night")
+        clock.advance(10)
+        app.go("meter")
+        app.meter_toggle()  # stop: offline, so queued
+        yield
+        shot("meter_ended_offline_night")
+        app.set_theme(False)
+        app.go("split")
+        yield
+        shot("split")
+        manifest["_state"] = {"queue": len(session.meter.queue), "fare": session.meter.total_text,
+                              "sent": session.dispatch.sent}
+        (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+
+    steps = script()
+
+    def run(_dt):
+        try:
+            next(steps)
+        except StopIteration:
+            app.stop()
+            return False
+        except BaseException:
+            import traceback
+
+            text = traceback.format_exc()
+            (out / "error.txt").write_text(text, encoding="utf-8")
+            sys.__stderr__.write(text)
+            sys.__stderr__.flush()
+            os._exit(3)
+        return True
+
+    def on_start():
+        Clock.schedule_interval(run, 0.2)
+
+    app.on_start = on_start
+    app.run()
+    return 0 if (out / "manifest.json").exists() else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "test-artifacts/driver_app"))

@@ -1,0 +1,15 @@
+"""Screen logic as plain Python (no Kivy): each view-model exposes display-ready
+texts and colours and the actions of its screen; the Kivy screens only bind to
+them.  Tested without a window (tests/driver_app)."""
+
+from .base import Observable
+from .cards import CardsViewModel
+from .flag import DriverState, FlagViewModel
+from .login import LoginViewModel
+from .meter import MeterViewModel
+from .offer import OfferViewModel
+from .ride import PositionReporter, RideViewModel
+from .split import SplitViewModel
+
+__all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
+           "MeterViewModel", "OfferViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]

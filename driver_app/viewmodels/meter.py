@@ -1,0 +1,229 @@
+"""The taximeter screen: :class:`taxilaw.meter.Meter` fed by the GPS facade.
+
+The meter state (``Meter.to_dict``) and the trip's trace are saved in
+``meter.json`` so a restart mid-trip resumes where it was; finished trips go
+to ``sync_queue.json`` and are uploaded when the network allows (Art. 43: the
+server recomputes the fare from the trace).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from typing import Any, Callable, Collection, Optional
+
+from taxilaw.flags import Flag
+from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
+from taxilaw.tariffs import Tariff
+
+from ..clients import ApiError, RejectedError, TripsClient
+from ..formatting import brl, hms, km
+from ..gps import GpsSource
+from ..storage import JsonStore
+from .base import Observable
+
+STATE_FILE = "meter"
+QUEUE_FILE = "sync_queue"
+REJECTED_FILE = "sync_rejected"
+
+
+class MeterViewModel(Observable):
+    start_text = "Iniciar corrida"
+    stop_text = "Encerrar corrida"
+
+    def __init__(self, store: JsonStore, tariff: Tariff, gps: GpsSource, clock: Callable[[], datetime],
+                 municipal_holidays: Collection[date] = (), params: MeterParams = DEFAULT_METER_PARAMS,
+                 trips: Optional[TripsClient] = None, token: Callable[[], Optional[str]] = lambda: None,
+                 save_every_s: float = 5.0):
+        super().__init__()
+        self.store = store
+        self.tariff = tariff
+        self.gps = gps
+        self.clock = clock
+        self.municipal_holidays = frozenset(municipal_holidays)
+        self.params = params
+        self.trips = trips
+        self.token = token
+        self.save_every_s = save_every_s
+        self.meter: Optional[Meter] = None
+        self.trip_id: Optional[str] = None
+        self.ride_id: Optional[int] = None  # the dispatched ride this trip completes (None: street hail)
+        self.tariff_note = ""  # where the tariff came from when it is not the server's ("sem conexão...")
+        self.sync_message = ""  # a trip the server refused for good
+        self.trace: list[dict[str, Any]] = []
+        self.last: Optional[MeterReading] = None  # last reading (also after the stop: the fare)
+        self.queue: list[dict[str, Any]] = list(store.load(QUEUE_FILE, []) or [])
+        self._saved_at: Optional[datetime] = None
+        self.restored = self._restore()
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def _restore(self) -> bool:
+        data = self.store.load(STATE_FILE)
+        if not data:
+            return False
+        try:
+            self.meter = Meter.from_dict(data["meter"])
+            self.trip_id = data["trip_id"]
+            self.ride_id = data.get("ride_id")
+            self.trace = list(data.get("trace", []))
+            self.last = self.meter.reading()
+        except (KeyError, TypeError, ValueError):
+            self.meter, self.trip_id, self.trace = None, None, []
+            self.store.delete(STATE_FILE)
+            return False
+        self.gps.start(self.on_fix)  # the trip goes on
+        return True
+
+    def save(self) -> None:
+        if self.meter is None:
+            self.store.delete(STATE_FILE)
+            return
+        self.store.save(STATE_FILE, {"trip_id": self.trip_id, "ride_id": self.ride_id, "meter": self.meter.to_dict(), "trace": self.trace})
+        self._saved_at = self.clock()
+
+    # -- trip ---------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.meter is not None and self.meter.stopped_ts is None
+
+    def set_tariff(self, tariff: Tariff, note: str = "", municipal_holidays: Optional[Collection[date]] = None) -> None:
+        """The tariff (and holidays) for the next trips; a running trip keeps its own (Art. 45)."""
+        self.tariff, self.tariff_note = tariff, note
+        if municipal_holidays is not None:
+            self.municipal_holidays = frozenset(municipal_holidays)
+        self.changed()
+
+    def start(self, ride_id: Optional[int] = None) -> MeterReading:
+        """Start the trip: the bandeirada is registered at once (Art. 1, VII)."""
+        if self.running:
+            raise RuntimeError("a trip is already running")
+        self.meter = Meter(self.tariff, self.municipal_holidays, self.params)
+        self.trip_id = uuid.uuid4().hex
+        self.ride_id = ride_id
+        self.sync_message = ""
+        self.trace = []
+        self.last = self.meter.start(self.clock())
+        self.save()
+        self.gps.start(self.on_fix)
+        self.changed()
+        return self.last
+
+    def on_fix(self, fix: Fix) -> None:
+        if not self.running:
+            return
+        self.trace.append(fix.to_dict())
+        self.last = self.meter.feed(fix)
+        now = self.clock()
+        if self._saved_at is None or (now - self._saved_at).total_seconds() >= self.save_every_s:
+            self.save()
+        self.changed()
+
+    def stop(self) -> MeterReading:
+        """End the trip: what is shown is the fare (Art. 43, Art. 45, §5); queue it for upload."""
+        if not self.running:
+            raise RuntimeError("no trip running")
+        self.gps.stop()
+        at = self.clock()
+        reading = self.meter.stop(at)
+        started = datetime.fromtimestamp(self.meter.started_ts, at.tzinfo)
+        trip = {
+            "trip_id": self.trip_id,
+            "ride_id": self.ride_id,
+            "started_at": started.isoformat(),
+            "stopped_at": datetime.fromtimestamp(self.meter.stopped_ts, at.tzinfo).isoformat(),
+            "total": str(reading.total),
+            "reading": reading.to_dict(),
+            "tariff": self.tariff.to_dict(),
+            "params": self.params.to_dict(),
+            "trace": self.trace,
+        }
+        self.queue.append(trip)
+        self.store.save(QUEUE_FILE, self.queue)
+        self.last = reading
+        self.meter, self.trip_id, self.ride_id, self.trace = None, None, None, []
+        self.store.delete(STATE_FILE)
+        self.changed()
+        self.sync()
+        return reading
+
+    def sync(self) -> int:
+        """Upload queued trips in order; stop at the first failure (no network). Returns how many went."""
+        if self.trips is None or not self.queue:
+            return 0
+        sent = changed = 0
+        while self.queue:
+            try:
+                self.trips.upload(self.token() or "", self.queue[0])
+            except RejectedError as exc:  # the ride is no longer on board on the server: drop it, say so
+                trip = self.queue.pop(0)
+                rejected = list(self.store.load(REJECTED_FILE, []) or [])
+                rejected.append(dict(trip, rejected=exc.code, rejected_message=exc.message))
+                self.store.save(REJECTED_FILE, rejected)
+                ride = f" #{trip['ride_id']}" if trip.get("ride_id") is not None else ""
+                self.sync_message = (f"Corrida{ride} descartada: não está mais em andamento na central"
+                                     f" ({exc.message or exc.code}).")
+                changed += 1
+                continue
+            except (ApiError, ConnectionError, OSError):
+                break
+            self.queue.pop(0)
+            sent += 1
+        if sent or changed:
+            self.store.save(QUEUE_FILE, self.queue)
+            self.changed()
+        return sent
+
+    # -- display ------------------------------------------------------------------------------
+
+    @property
+    def total_text(self) -> str:
+        return brl(self.last.total if self.last else self.tariff.bandeirada)
+
+    @property
+    def distance_text(self) -> str:
+        return km(self.last.distance_m if self.last else 0.0)
+
+    @property
+    def waiting_text(self) -> str:
+        return hms(self.last.waiting_s if self.last else 0.0)
+
+    @property
+    def flag_text(self) -> str:
+        if self.last is None:
+            return ""
+        return "Bandeira II" if self.last.flag == Flag.II else "Bandeira I"
+
+    @property
+    def flag_state(self) -> Optional[str]:
+        """``bandeira_1`` / ``bandeira_2`` of the running (or just ended) trip, None before any trip."""
+        if self.last is None:
+            return None
+        return "bandeira_2" if self.last.flag == Flag.II else "bandeira_1"
+
+    @property
+    def flag_reason(self) -> str:
+        return self.last.flag_label if self.last else ""
+
+    @property
+    def status_text(self) -> str:
+        if self.running:
+            return "Corrida em andamento"
+        if self.last is not None:
+            return f"Corrida encerrada: cobrar {brl(self.last.total)}"
+        return "Taxímetro livre"
+
+    @property
+    def sync_text(self) -> str:
+        n = len(self.queue)
+        if n == 0:
+            return self.sync_message or "Corridas sincronizadas"
+        return f"{n} corrida{'s' if n > 1 else ''} aguardando conexão"
+
+    @property
+    def tariff_text(self) -> str:
+        t = self.tariff
+        line = (f"Bandeirada {brl(t.bandeirada)} · km BI {brl(t.price_km_b1)} · km BII {brl(t.price_km_b2)}"
+                f" · hora {brl(t.price_hour_waiting)}")
+        return f"{line}\n{self.tariff_note}" if self.tariff_note else line

@@ -1,0 +1,111 @@
+"""A dispatch offer: pickup, distance, countdown, accept / decline."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Callable, Optional
+
+from ..clients import DispatchClient
+from ..formatting import km, mmss
+from .base import Observable
+from .flag import DriverState, FlagViewModel
+
+
+def distance_text(metres: float) -> str:
+    return f"{int(metres)} m" if metres < 1000 else km(metres)
+
+
+class OfferViewModel(Observable):
+    accept_text = "Aceitar"
+    decline_text = "Recusar"
+
+    def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime]):
+        super().__init__()
+        self.dispatch = dispatch
+        self.flag = flag
+        self.clock = clock
+        self.offer: Optional[dict[str, Any]] = None
+        self.expires_at: Optional[datetime] = None
+        self.received_at: Optional[datetime] = None
+        self.outcome = ""  # accepted | declined | expired | cancelled
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "offer":
+            if self.flag.state != DriverState.LIVRE or self.offer is not None:
+                self.dispatch.send({"type": "decline", "offer_id": msg.get("offer_id"), "reason": "busy"})
+                return
+            self.offer = msg
+            self.received_at = self.clock()
+            if msg.get("expires_at"):
+                self.expires_at = datetime.fromisoformat(msg["expires_at"])
+            else:
+                self.expires_at = self.received_at + timedelta(seconds=float(msg.get("expires_in_s", 20)))
+            self.outcome = ""
+            self.changed()
+        elif kind == "offer_cancelled" and self.offer and msg.get("offer_id") == self.offer.get("offer_id"):
+            self._close("cancelled")
+
+    def _close(self, outcome: str) -> None:
+        self.offer, self.expires_at, self.outcome = None, None, outcome
+        self.changed()
+
+    @property
+    def active(self) -> bool:
+        return self.offer is not None
+
+    @property
+    def seconds_left(self) -> float:
+        if self.expires_at is None:
+            return 0.0
+        return max(0.0, (self.expires_at - self.clock()).total_seconds())
+
+    def tick(self) -> None:
+        """Call every second: an offer not answered in time is declined (``timeout``)."""
+        if self.offer is not None and self.seconds_left <= 0:
+            self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "timeout"})
+            self._close("expired")
+        elif self.offer is not None:
+            self.changed()
+
+    def accept(self) -> bool:
+        if self.offer is None or self.seconds_left <= 0:
+            self.tick()
+            return False
+        self.dispatch.send({"type": "accept", "offer_id": self.offer["offer_id"]})
+        self.flag.to_pickup()
+        self._close("accepted")
+        return True
+
+    def decline(self) -> None:
+        if self.offer is None:
+            return
+        self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "driver"})
+        self._close("declined")
+
+    # -- display ------------------------------------------------------------------------
+
+    @property
+    def pickup_text(self) -> str:
+        if not self.offer:
+            return "Nenhuma chamada"
+        p = self.offer.get("pickup") or {}
+        ref = p.get("reference")
+        return p.get("address", "") + (f" ({ref})" if ref else "")
+
+    @property
+    def distance_text(self) -> str:
+        if not self.offer:
+            return ""
+        return f"{distance_text(float(self.offer.get('distance_m', 0)))} até o passageiro"
+
+    @property
+    def countdown_text(self) -> str:
+        return mmss(self.seconds_left) if self.offer else ""
+
+    @property
+    def progress(self) -> float:
+        if not self.offer or self.received_at is None or self.expires_at is None:
+            return 0.0
+        total = (self.expires_at - self.received_at).total_seconds()
+        return 0.0 if total <= 0 else min(1.0, self.seconds_left / total)

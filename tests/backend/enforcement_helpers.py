@@ -1,0 +1,71 @@
+"""Helpers for the enforcement tests: a completed ride, autos drawn up through the API."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from backend.enforcement.models import InfractionType
+from dispatch.models import Cab, Passenger, Ride, RideStatus
+
+
+def infraction(code):
+    return InfractionType.objects.get(code=code)
+
+
+def passenger_client(passenger):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Passenger {passenger.token}")
+    return client
+
+
+def make_ride(permit, passenger=None, status=RideStatus.COMPLETED, at=None):
+    at = at or timezone.now() - timedelta(hours=2)
+    cab, _ = Cab.objects.get_or_create(permit=permit, defaults={"driver": permit.holder})
+    passenger = passenger or Passenger.objects.create(name="Maria", phone="32999990000")
+    completed = status == RideStatus.COMPLETED
+    return Ride.objects.create(
+        passenger=passenger, pickup_lat=-21.13, pickup_lon=-42.37, pickup_address="Praça João Pinheiro",
+        destination_address="Rodoviária", status=status, cab=cab, permit=permit, driver=permit.holder,
+        accepted_at=at - timedelta(minutes=20), on_board_at=at - timedelta(minutes=15),
+        completed_at=at if completed else None, fare=Decimal("23.40") if completed else None,
+        trace=[[-21.13, -42.37, 0], [-21.14, -42.36, 300]] if completed else [],
+    )
+
+
+def draw_up(client, permit, codes, committed_on, issued_on=None, delivered_on=None):
+    """POST an auto from an inspection and deliver its copy; returns the auto's JSON."""
+    response = client.post(
+        "/api/autos/",
+        {
+            "permit": permit.pk, "person": permit.holder_id, "infractions": [infraction(c).pk for c in codes],
+            "committed_on": committed_on, "issued_on": issued_on or committed_on, "observation": "Constatado pelo fiscal.",
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    auto = response.json()
+    if delivered_on is not False:
+        r = client.post(f"/api/autos/{auto['id']}/deliver-copy/", {"delivered_on": delivered_on or issued_on or committed_on}, format="json")
+        assert r.status_code == 200, r.json()
+    return auto
+
+
+def decide(client, auto_id, decided_on, penalties, **extra):
+    body = {"decided_on": decided_on, "reasoning": "Infração comprovada.", "penalties": penalties, **extra}
+    return client.post(f"/api/autos/{auto_id}/decide/", body, format="json")
+
+
+def articles(response):
+    return {r["article"] for r in response.json().get("reasons", [])}
+
+
+@pytest.fixture
+def announced(monkeypatch):
+    calls = []
+    monkeypatch.setattr("backend.enforcement.services.announce_compliance_change", calls.append)
+    monkeypatch.setattr("backend.registry.services.permits.announce_compliance_change", calls.append)
+    return calls

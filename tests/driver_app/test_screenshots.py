@@ -1,0 +1,224 @@
+"""Render every screen headless, save PNGs to test-artifacts/driver_app/ and check what is visible.
+
+Kivy keeps global state (one window per process), so the rendering runs in a
+subprocess (``python -m driver_app.screenshots``) under Xvfb (started here when
+there is no DISPLAY).  Needs the apt packages xvfb, libgl1-mesa-dri, libegl1,
+libmtdev1 (docs/driver-app.md).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from driver_app.viewmodels.flag import colour_255
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "test-artifacts" / "driver_app"
+
+
+def _start_xvfb():
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        if os.environ.get("MURIAE_REQUIRE_SCREENSHOTS"):
+            pytest.fail("Xvfb not installed (apt-get install xvfb libgl1-mesa-dri libegl1 libmtdev1)")
+        pytest.skip("no DISPLAY and no Xvfb (apt-get install xvfb libgl1-mesa-dri libegl1 libmtdev1)")
+    r, w = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", "1024x1024x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as fh:
+        display = fh.readline().strip()
+    if not display:
+        proc.kill()
+        pytest.fail("Xvfb did not start")
+    return proc, f":{display}"
+
+
+SHOTS_DIR: dict = {}
+
+
+def _render(tmp_path_factory, out):
+    """Render into ``out`` (private to this run: concurrent runs never share it), then copy the PNGs to
+    test-artifacts/driver_app/."""
+    proc = None
+    display = os.environ.get("DISPLAY")
+    if not display:
+        proc, display = _start_xvfb()
+    try:
+        env = dict(os.environ)
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        env.update({"DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_METRICS_DENSITY": "1",
+                    "KIVY_HOME": str(tmp_path_factory.mktemp("kivy_home")), "KIVY_NO_CONSOLELOG": "1",
+                    "KIVY_GL_BACKEND": env.get("KIVY_GL_BACKEND", "sdl2"), "LIBGL_ALWAYS_SOFTWARE": "1",
+                    "PYTHONPATH": str(ROOT)})
+        result = subprocess.run([sys.executable, "-m", "driver_app.screenshots", str(out)], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=300)
+        error = out / "error.txt"
+        assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-3000:],
+                                        error.read_text() if error.exists() else "")
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        OUT.mkdir(parents=True, exist_ok=True)
+        for f in out.iterdir():
+            shutil.copy2(f, OUT / f.name)
+        manifest["_dir"] = str(out)
+        return manifest
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    manifest = _shots(tmp_path_factory)
+    SHOTS_DIR["dir"] = manifest["_dir"]
+    return manifest
+
+
+def _shots(tmp_path_factory):
+    """Rendered once per run, also under pytest-xdist (the first worker renders, the others wait)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _render(tmp_path_factory, tmp_path_factory.mktemp("driver_app_shots"))
+    shared = tmp_path_factory.getbasetemp().parent
+    lock, done = shared / "driver_app_shots.lock", shared / "driver_app_shots.json"
+    try:
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        for _ in range(600):
+            if done.exists():
+                manifest = json.loads(done.read_text(encoding="utf-8"))
+                if "_failed" in manifest:
+                    pytest.fail("rendering failed in another worker: " + manifest["_failed"])
+                return manifest
+            time.sleep(0.5)
+        pytest.fail("timed out waiting for another worker's screenshots")
+    os.close(fd)
+    try:
+        manifest = _render(tmp_path_factory, shared / "driver_app_shots")
+    except BaseException as exc:
+        done.write_text(json.dumps({"_failed": repr(exc)[:2000]}), encoding="utf-8")
+        raise
+    done.write_text(json.dumps(manifest), encoding="utf-8")
+    return manifest
+
+
+def pixel(name, xy):
+    from PIL import Image
+
+    with Image.open(Path(SHOTS_DIR["dir"]) / name) as img:
+        return img.convert("RGB").getpixel(tuple(xy))
+
+
+def close(rgb, expected, tol=6):
+    return all(abs(a - b) <= tol for a, b in zip(rgb, expected))
+
+
+EXPECTED_SCREENS = {"login", "cards", "cards_fullscreen", "flag_fora_de_servico", "flag_livre", "offer",
+                    "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1", "meter_bandeira_2_night",
+                    "flag_bandeira_2_night", "meter_ended_offline_night", "split"}
+
+
+def test_every_screen_rendered(shots):
+    assert EXPECTED_SCREENS <= set(shots)
+    for name in EXPECTED_SCREENS:
+        png = Path(shots["_dir"]) / shots[name]["png"]
+        assert (OUT / shots[name]["png"]).exists()  # kept as a test artifact
+        assert png.exists() and png.stat().st_size > 5000, name
+        from PIL import Image
+
+        with Image.open(png) as img:
+            assert img.size == tuple(shots[name]["size"])
+            assert len(img.convert("RGB").getcolors(1 << 20)) > 10, f"{name} looks blank"
+
+
+def test_login_screen(shots):
+    texts = shots["login"]["texts"]
+    assert "Táxi Muriaé – Motorista" in texts and "Entrar" in texts
+    assert "Cartões" not in texts  # no navigation before login
+
+
+def test_cards_screen(shots):
+    texts = shots["cards"]["texts"]
+    for t in ["CMT – Carteira Municipal do Taxista", "José da Silva Pereira", "Motorista auxiliar",
+              "Nº CMT-0042", "Válida até 20/03/2026", "CVI – Cartão de Vistoria e Identificação",
+              "Placa GXY-4B21", "Chevrolet Spin LTZ 2022 · branca", "Permissão P-017",
+              "Ponto: Ponto da Praça João Pinheiro", "CMT vence em 16 dias (20/03/2026)", "Mostrar em tela cheia"]:
+        assert t in texts, t
+    full = shots["cards_fullscreen"]["texts"]
+    assert "Sair da tela cheia" in full and "Placa GXY-4B21" in full
+    assert "Partilha" not in full and "Sair da conta" not in full  # navigation hidden in full screen
+
+
+@pytest.mark.article("Art. 45, I", "Art. 45, II")
+@pytest.mark.parametrize("name, state, label, reason", [
+    ("flag_fora_de_servico", "fora_de_servico", "Fora de serviço", None),
+    ("flag_livre", "livre", "Livre", "Corrida agora: Bandeira I (dia útil, 06:00–22:00)"),
+    ("flag_a_caminho", "a_caminho", "A caminho", None),
+    ("flag_bandeira_1", "bandeira_1", "Bandeira I", "dia útil, 06:00–22:00"),
+    ("flag_bandeira_2_night", "bandeira_2", "Bandeira II", "22:00–06:00"),
+    ("meter_bandeira_1", "bandeira_1", "Bandeira I", "dia útil, 06:00–22:00"),
+    ("meter_bandeira_2_night", "bandeira_2", "Bandeira II", "22:00–06:00"),
+])
+def test_flag_label_reason_and_colour(shots, name, state, label, reason):
+    shot = shots[name]
+    assert shot["display_state"] == state
+    assert shot["flag_label"] == label and label in shot["texts"]
+    if reason:
+        assert reason in shot["texts"]
+    rgb = pixel(shot["png"], shot["flag_pixel"])
+    assert close(rgb, colour_255(state)), (name, rgb, colour_255(state))
+
+
+@pytest.mark.article("Art. 1, VII", "Art. 43")
+def test_meter_screen(shots):
+    texts = shots["meter_bandeira_1"]["texts"]
+    assert "Encerrar corrida" in texts and "Corrida em andamento" in texts
+    money = [t for t in texts if t.startswith("R$ ") and "," in t]
+    assert money and money[0] != "R$ 5,50"  # more than the bandeirada after 4 minutes
+    assert any(t.endswith(" km") and "," in t for t in texts)
+    assert any(len(t) == 8 and t.count(":") == 2 for t in texts)  # 00:00:42
+    ended = shots["meter_ended_offline_night"]["texts"]
+    assert f"Corrida encerrada: cobrar {shots['_state']['fare']}" in ended
+    assert "1 corrida aguardando conexão" in ended and "Iniciar corrida" in ended
+
+
+def test_night_theme_is_dark(shots):
+    day = pixel(shots["meter_bandeira_1"]["png"], (240, 600))
+    night = pixel(shots["meter_bandeira_2_night"]["png"], (240, 600))
+    assert sum(day) > 600 and sum(night) < 120
+
+
+def test_offer_screen(shots):
+    texts = shots["offer"]["texts"]
+    for t in ["Nova chamada", "Rua Coronel Izalino, 120 – Centro (em frente à matriz)", "850 m até o passageiro",
+              "0:15", "Aceitar", "Recusar"]:
+        assert t in texts, t
+
+
+@pytest.mark.article("Art. 1, §3")
+def test_split_screen(shots):
+    texts = shots["split"]["texts"]
+    for t in ["Partilha semanal", "Bruto da semana R$ 412,60", "Sua parte (auxiliar): R$ 103,15",
+              "Auxiliar R$ 103,15", "Permissionário R$ 309,45", "Bruto R$ 1.234,50",
+              "Auxiliar R$ 308,63   ·   Permissionário R$ 925,87"]:
+        assert t in texts, t
+
+
+def test_dispatch_messages_of_the_demo(shots):
+    sent = shots["_state"]["sent"]
+    assert [m["type"] for m in sent][:3] == ["status", "accept", "status"]
+    assert {"type": "status", "state": "ocupado", "flag": 2, "at": "2026-03-04T22:00:00-03:00"} in sent
+
+
+def test_large_touch_targets_keep_their_colours_at_night(shots):
+    shot = shots["flag_bandeira_2_night"]
+    assert close(pixel(shot["png"], shot["buttons"]["Fora de serviço"]), colour_255("fora_de_servico"))
+    offer = shots["offer"]
+    assert close(pixel(offer["png"], offer["buttons"]["Aceitar"]), colour_255("livre"))
+    assert close(pixel(offer["png"], offer["buttons"]["Recusar"]), colour_255("bandeira_2"))
