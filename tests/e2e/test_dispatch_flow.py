@@ -213,13 +213,17 @@ def test_a_suspended_cab_gets_nothing(platform):
         request = urllib.request.Request(f"http://127.0.0.1:{port}/api/suspensions/", data=body, method="POST",
                                          headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
         assert urllib.request.urlopen(request).status == 201
+        # The open connection is told, with the article, and closed (policy close).
+        told = await s.recv_until("suspended")
+        assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
+        await asyncio.wait_for(s.ws.wait_closed(), 5)
+        assert s.ws.close_code == 4008
         p = await passenger(port, world["other_passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat - 0.031, "lon": lon})
         offer = (await f.recv_until("offer"))["offer"]
         assert not [m for m in s.seen if m.get("type") == "offer"]
         await p.send(type="ride_cancel", ride_id=offer["ride_id"])
         await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "cancelled")
-        await s.close()
         again = await driver(port, suspended["token"])  # a new connection is refused with the reason
         error = await again.recv_until("error")
         assert error["code"] == "not_allowed" and "Art. 54" in error["message"]
