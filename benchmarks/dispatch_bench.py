@@ -220,6 +220,24 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime
 
 
+def db_backends_cpu(db_name: str | None) -> float:
+    """CPU of the PostgreSQL backends serving the benchmark's database (by their process title)."""
+    if not db_name:
+        return 0.0
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if db_name.encode() not in f.read():
+                    continue
+            total += cpu_seconds(int(entry))
+        except OSError:
+            continue
+    return total
+
+
 def redis_pid(url: str) -> int | None:
     try:
         import redis
@@ -450,7 +468,7 @@ def _iso(ts):
     return datetime.fromtimestamp(ts, timezone.utc).isoformat()
 
 
-async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None):
+async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None):
     load = Load(servers.ports, tokens, pax, args, echo)
     sem = asyncio.Semaphore(args.connect_concurrency)
     t0 = time.perf_counter()
@@ -468,9 +486,11 @@ async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_u
     pinger = asyncio.create_task(load.ping_loop(stop))
     # window 1: positions only -> server CPU per position message
     rpid = redis_pid(redis_url) if redis_url else None
+    d0 = db_backends_cpu(db_name)
     cpu0, rcpu0, pos0, w0 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
     await asyncio.sleep(args.duration)
     cpu1, rcpu1, pos1, w1 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
+    d1 = db_backends_cpu(db_name)
     quiet_rtts, load.rtts = load.rtts, []
     # window 2: positions + the stream of ride requests -> request->offer latency
     requests = asyncio.create_task(load.request_stream(queue, stop))
@@ -492,6 +512,7 @@ async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_u
         "name": name, "processes": len(servers.processes), "cabs": len(load.cabs), "connect_s": connect_s,
         "pos_per_s": msgs / window, "cpu_util": (cpu1 - cpu0) / window, "cpu_per_pos_us": (cpu1 - cpu0) / max(1, msgs) * 1e6,
         "redis_cpu_util": (rcpu1 - rcpu0) / window if rpid else None,
+        "db_cpu_per_pos_us": (d1 - d0) / max(1, msgs) * 1e6 if db_name else None,
         "requests": len(lat), "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000,
         "rtt_p50_ms": pct(load.rtts, 50) * 1000, "rtt_p99_ms": pct(load.rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
@@ -500,13 +521,14 @@ async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_u
 
 
 def print_table(rows, args):
-    head = ("scenario", "proc", "cabs", "conn s", "pos/s", "srv CPU", "CPU/pos us", "ping p99 ms", "req", "offer p50 ms",
+    head = ("scenario", "proc", "cabs", "conn s", "pos/s", "srv CPU", "CPU/pos us", "+DB CPU/pos us", "ping p99 ms", "req", "offer p50 ms",
             "offer p99 ms", "ping p99 ms (req.)", "srv CPU (req.)", "done", "escal.")
     lines = [head]
     for r in rows:
         cpu = f"{r['cpu_util'] * 100:.0f}%" + (f" +redis {r['redis_cpu_util'] * 100:.0f}%" if r["redis_cpu_util"] is not None else "")
         lines.append((r["name"], r["processes"], r["cabs"], f"{r['connect_s']:.0f}", f"{r['pos_per_s']:.0f}", cpu,
-                      f"{r['cpu_per_pos_us']:.0f}", f"{r['quiet_rtt_p99_ms']:.1f}", r["requests"], f"{r['p50_ms']:.1f}",
+                      f"{r['cpu_per_pos_us']:.0f}", "-" if r["db_cpu_per_pos_us"] is None else f"{r['db_cpu_per_pos_us']:.0f}",
+                      f"{r['quiet_rtt_p99_ms']:.1f}", r["requests"], f"{r['p50_ms']:.1f}",
                       f"{r['p99_ms']:.1f}", f"{r['rtt_p99_ms']:.1f}", f"{r['cpu_util_rides'] * 100:.0f}%", r["completed"],
                       r["escalated"]))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
@@ -611,7 +633,7 @@ def main():
             servers = Servers(app, count, env, tmp)
             try:
                 rows.append(asyncio.run(measure(name, servers, tokens, pax, args, name == "echo",
-                                                env.get("REDIS_URL"))))
+                                                env.get("REDIS_URL"), db.name)))
             finally:
                 servers.stop()
             r = rows[-1]

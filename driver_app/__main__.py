@@ -23,7 +23,13 @@ def main(argv=None) -> int:
 
     home = Path(args.home) if args.home else default_app_dir() / ("demo" if args.demo else "app")
     trace = load_trace(args.trace) if args.trace else None
-    session = build_session(home, api=None if args.demo else args.api, demo=args.demo, trace=trace)
+    def on_ui_thread(fn):  # the dispatch socket's callbacks run on Kivy's thread
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: fn(), 0)
+
+    session = build_session(home, api=None if args.demo else args.api, demo=args.demo, trace=trace,
+                            post=on_ui_thread)
     if args.demo and not session.login.logged_in:
         session.login.login("demo", "demo")
 

@@ -80,9 +80,18 @@ class FlagScreen(Screen):
     colour = ListProperty([0.5, 0.5, 0.5, 1])
     can_go_free = BooleanProperty(False)
 
+    ride = StringProperty("")
+    ride_action = StringProperty("")
+
     def refresh(self, s: Session) -> None:
         f = s.flag
         self.label, self.reason, self.message = f.label, f.reason, f.message
+        r = s.ride
+        if r is not None:
+            extra = [t for t in (r.ride_text, r.rank_text, r.message, r.connection_text) if t]
+            self.ride = "\n".join(extra)
+            self.ride_action = r.arriving_text if r.status == "accepted" else (
+                r.on_board_text if r.status == "arriving" else "")
         self.colour = list(f.colour)
         self.can_go_free = f.can_go_free
 
@@ -191,7 +200,7 @@ class DriverApp(App):
         for name, cls in SCREENS.items():
             sm.add_widget(cls(name=name))
         s = self.session
-        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split):
+        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride):
             vm.subscribe(lambda _vm: self.refresh())
         self.root_layout = root
         if s.login.logged_in:
@@ -219,12 +228,7 @@ class DriverApp(App):
     def tick(self) -> None:
         """Once a second: replayed GPS (desktop), offer countdown, retry the sync queue."""
         s = self.session
-        step = getattr(s.gps, "step", None)
-        if step is not None and s.meter.running:
-            step()
-        s.offer.tick()
-        if s.meter.queue:
-            s.meter.sync()
+        s.tick()
         if s.demo and s.flag.state.value == "livre" and not s.offer.active and not s.offer.outcome:
             s.dispatch.push(demo_offer(s.clock))
         self.refresh()
@@ -260,12 +264,25 @@ class DriverApp(App):
         self.refresh()
 
     def do_logout(self) -> None:
-        self.session.login.logout()
         self.session.flag.go_off_duty()
+        self.session.dispatch.close()
+        self.session.login.logout()
         self.go("login")
 
     def flag_free(self) -> None:
         self.session.flag.go_free()
+
+    def ride_step(self) -> None:
+        """"Cheguei ao passageiro" then "Passageiro a bordo" (which starts the meter)."""
+        r = self.session.ride
+        if r is None:
+            return
+        if r.status == "accepted":
+            r.arriving()
+        elif r.status == "arriving":
+            self.session.start_trip()
+            self.go("meter")
+        self.refresh()
 
     def flag_off(self) -> None:
         self.session.flag.go_off_duty()
@@ -290,3 +307,4 @@ class DriverApp(App):
 
     def on_stop(self) -> None:
         self.session.meter.save()
+        self.session.dispatch.close()

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
-from decimal import Decimal
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -141,7 +140,9 @@ class Session:
 
     def tick(self) -> None:
         """Once a second (the app's clock): replayed GPS, offer countdown, positions, sync queue."""
-        self.gps.step() if getattr(self.gps, "step", None) else None
+        step = getattr(self.gps, "step", None)
+        if step is not None:  # replayed GPS (desktop, tests); the phone's GPS calls back by itself
+            step()
         self.offer.tick()
         if self.reporter is not None:
             self.reporter.tick()

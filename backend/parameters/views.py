@@ -1,6 +1,6 @@
 from rest_framework import serializers, viewsets
 
-from backend.registry.api.permissions import IsDimutran
+from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran
 
 from .models import DatedParameter, MunicipalHoliday
 
@@ -26,8 +26,8 @@ class DatedParameterViewSet(viewsets.ModelViewSet):
 
 
 class MunicipalHolidayViewSet(viewsets.ModelViewSet):
-    """Muriaé's municipal holidays (Art. 45, II): DIMUTRAN only."""
+    """Muriaé's municipal holidays (Art. 45, II): DIMUTRAN edits; every user reads them (the meter needs them)."""
 
     queryset = MunicipalHoliday.objects.all()
     serializer_class = MunicipalHolidaySerializer
-    permission_classes = [IsDimutran]
+    permission_classes = [DimutranOrReadOwn]

@@ -32,6 +32,8 @@ class OfferViewModel(Observable):
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "offer":
+            if self.offer is not None and msg.get("offer_id") == self.offer.get("offer_id"):
+                return  # the same offer again (the snapshot after a reconnection)
             if self.flag.state != DriverState.LIVRE or self.offer is not None:
                 self.dispatch.send({"type": "decline", "offer_id": msg.get("offer_id"), "reason": "busy"})
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE, SplitAgreement, WeeklySplit, split_week, week_start
 

@@ -109,3 +109,11 @@ def test_compliance_of_another_permit_is_hidden(world):
     assert response.status_code == 404
     response = world["clients"]["holder"].get(f"/api/permits/{mine.pk}/compliance/{mine.holder_id}/")
     assert response.status_code == 200 and response.json()["allowed"] is True
+
+
+@pytest.mark.article("Art. 45, II")
+def test_every_user_reads_the_municipal_holidays_only_dimutran_edits(world):
+    holder = world["clients"]["holder"]
+    assert holder.get("/api/municipal-holidays/").status_code == 200
+    assert holder.post("/api/municipal-holidays/", {"date": "2026-06-29", "name": "x"}, format="json").status_code == 403
+    assert world["clients"]["anonymous"].get("/api/municipal-holidays/").status_code in (401, 403)

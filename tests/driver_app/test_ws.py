@@ -1,0 +1,197 @@
+"""WsDispatchClient against a small local websocket server (no Django): header token, translation,
+callbacks through ``post``, reconnection restoring the offer and the ride, ride_complete's verdict."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import pytest
+
+from driver_app.clients import NetworkError, RejectedError
+from driver_app.ws import (DispatchTripsClient, UiQueue, WsDispatchClient, offer_to_app, ride_complete_frame,
+                           to_app, to_server, ws_url)
+
+OFFER = {"id": 7, "ride_id": 3, "status": "pending", "expires_at": "2026-03-04T13:00:20+00:00", "distance_m": 420,
+         "reason": "táxi livre mais próximo (420 m)", "pickup": {"lat": -21.13, "lon": -42.36, "address": "Praça"}}
+
+
+def test_urls_and_translation():
+    assert ws_url("http://h:8000") == "ws://h:8000/ws/driver/"
+    assert ws_url("https://taxi.muriae.mg.gov.br/") == "wss://taxi.muriae.mg.gov.br/ws/driver/"
+    assert to_server({"type": "status", "state": "livre", "at": "x"}) == {"type": "status", "status": "livre"}
+    assert to_server({"type": "status", "state": "a_caminho"}) is None  # the server sets it on accept
+    assert to_server({"type": "accept", "offer_id": 7}) == {"type": "offer_accept", "offer_id": 7}
+    assert to_server({"type": "decline", "offer_id": 7, "reason": "busy"}) == {"type": "offer_decline", "offer_id": 7}
+    assert to_server({"type": "position", "lat": 1.0, "lon": 2.0, "accuracy_m": 5.0, "at": "x"}) == {
+        "type": "position", "lat": 1.0, "lon": 2.0, "accuracy": 5.0}
+    assert to_server({"type": "rank_check_in", "rank_id": 2}) == {"type": "rank_check_in", "rank_id": 2}
+    app_offer = offer_to_app(OFFER)
+    assert app_offer["offer_id"] == 7 and app_offer["ride_id"] == 3 and app_offer["pickup"]["address"] == "Praça"
+    assert to_app({"type": "offer_closed", "offer_id": 7, "status": "expired"})[0]["type"] == "offer_cancelled"
+    snap = to_app({"type": "snapshot", "cab": {}, "offer": OFFER, "ride": None})
+    assert [m["type"] for m in snap] == ["snapshot", "offer"]
+
+
+def test_ride_complete_frame_carries_total_and_trace_and_thins_long_traces():
+    trace = [{"t": f"2026-03-04T10:00:{i % 60:02d}-03:00", "lat": -21.13, "lon": -42.36, "accuracy_m": 5.0}
+             for i in range(20000)]
+    frame = ride_complete_frame({"ride_id": "9", "total": "12.30", "trace": trace})
+    assert frame["type"] == "ride_complete" and frame["ride_id"] == 9 and frame["meter_total"] == "12.30"
+    assert len(frame["trace"]) <= 9000 and frame["trace"][-1] == trace[-1]
+
+
+class Server:
+    """A websocket server in a thread that behaves like /ws/driver/ for the parts under test."""
+
+    def __init__(self):
+        self.headers: list[dict] = []
+        self.paths: list[str] = []
+        self.received: list[dict] = []
+        self.ride = None
+        self.offer = OFFER
+        self.connections = []
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10)
+
+    def _run(self):
+        from websockets.asyncio.server import serve
+
+        async def handler(ws):
+            self.headers.append({"Authorization": ws.request.headers.get("Authorization")})
+            self.paths.append(ws.request.path)
+            if ws.request.headers.get("Authorization") != "Token good":
+                await ws.close(4401)
+                return
+            self.connections.append(ws)
+            await ws.send(json.dumps({"type": "snapshot", "cab": {"status": "fora_de_servico"},
+                                      "offer": self.offer, "ride": self.ride}))
+            from websockets.exceptions import ConnectionClosed
+
+            try:
+                await loop_frames(ws)
+            except ConnectionClosed:  # the test dropped the connection
+                pass
+
+        async def loop_frames(ws):
+            async for raw in ws:
+                frame = json.loads(raw)
+                self.received.append(frame)
+                if frame["type"] == "ping":
+                    await ws.send(json.dumps({"type": "pong"}))
+                elif frame["type"] == "offer_accept":
+                    self.offer, self.ride = None, {"id": 3, "status": "accepted", "pickup": OFFER["pickup"]}
+                    await ws.send(json.dumps({"type": "offer_accepted", "ride_id": 3}))
+                elif frame["type"] == "ride_on_board":
+                    self.ride["status"] = "on_board"
+                elif frame["type"] == "ride_complete":
+                    if self.ride and self.ride["status"] == "on_board":
+                        self.ride = None
+                    else:
+                        await ws.send(json.dumps({"type": "error", "code": "wrong_state", "message": "A corrida está em “concluída”."}))
+
+        async def main():
+            async with serve(handler, "127.0.0.1", 0) as server:
+                self.port = server.sockets[0].getsockname()[1]
+                self.stop = asyncio.Event()
+                self.ready.set()
+                await self.stop.wait()
+
+        self.loop.run_until_complete(main())
+
+    def drop_all(self):
+        for ws in list(self.connections):
+            self.loop.call_soon_threadsafe(ws.transport.abort)
+        self.connections.clear()
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(5)
+
+
+@pytest.fixture
+def server():
+    s = Server()
+    yield s
+    s.close()
+
+
+def wait_for(ui: UiQueue, condition, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ui.drain()
+        if condition():
+            return True
+        ui.wait(0.05)
+    return False
+
+
+def test_header_token_offer_reconnect_and_complete(server):
+    ui = UiQueue()
+    seen: list[dict] = []
+    thread_of_callbacks: set[str] = set()
+
+    def listener(msg):
+        thread_of_callbacks.add(threading.current_thread().name)
+        seen.append(msg)
+
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.1,))
+    try:
+        client.connect("good", listener)
+        assert wait_for(ui, lambda: any(m["type"] == "offer" for m in seen))
+        assert server.headers[0]["Authorization"] == "Token good" and "good" not in server.paths[0]
+        assert thread_of_callbacks == {threading.current_thread().name}  # run by the UI queue, not the socket
+        assert [m["type"] for m in seen[:3]] == ["connection", "snapshot", "offer"]
+        client.send({"type": "status", "state": "livre"})
+        client.send({"type": "position", "lat": -21.13, "lon": -42.36, "accuracy_m": 4.0})
+        client.send({"type": "accept", "offer_id": 7})
+        assert wait_for(ui, lambda: any(m["type"] == "offer_accepted" for m in seen))
+        client.send({"type": "ride_on_board", "ride_id": 3})
+        assert wait_for(ui, lambda: server.ride["status"] == "on_board")
+
+        # the network drops: the client comes back, gets the ride from the snapshot, re-sends status/position
+        seen.clear()
+        before = len(server.received)
+        server.drop_all()
+        assert wait_for(ui, lambda: [m for m in seen if m["type"] == "connection" and not m["online"]])
+        assert wait_for(ui, lambda: client.online and any(m["type"] == "snapshot" for m in seen))
+        snapshot = [m for m in seen if m["type"] == "snapshot"][0]
+        assert snapshot["ride"]["status"] == "on_board" and client.connections == 2
+        assert wait_for(ui, lambda: "position" in {f["type"] for f in server.received[before:]})
+        # with a ride on board the server owns the cab's status: "livre" is not sent again
+        assert "status" not in {f["type"] for f in server.received[before:]}
+        assert server.headers[-1]["Authorization"] == "Token good"
+
+        trips = DispatchTripsClient(client)
+        trip = {"trip_id": "t1", "ride_id": 3, "total": "18.80",
+                "trace": [{"t": "2026-03-04T10:00:00-03:00", "lat": -21.13, "lon": -42.36, "accuracy_m": 5.0}]}
+        trips.upload("good", trip)  # pong after ride_complete: accepted
+        complete = [f for f in server.received if f["type"] == "ride_complete"][0]
+        assert complete["meter_total"] == "18.80" and complete["trace"][0]["accuracy_m"] == 5.0
+        with pytest.raises(RejectedError) as exc:
+            trips.upload("good", trip)  # not on board any more
+        assert exc.value.code == "wrong_state"
+        trips.upload("good", {"trip_id": "hail", "ride_id": None, "total": "7.00", "trace": []})
+        assert trips.local_only[0]["trip_id"] == "hail"
+    finally:
+        client.close()
+    with pytest.raises(NetworkError):
+        client.complete({"ride_id": 3, "total": "1.00", "trace": []})
+
+
+def test_refused_handshake_stops_reconnecting(server):
+    ui = UiQueue()
+    seen: list[dict] = []
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.05,))
+    try:
+        client.connect("bad", seen.append)
+        assert wait_for(ui, lambda: client.stopped_reason != "" or len(server.paths) > 3)
+    finally:
+        client.close()
+    # 4401 before accept: the server refuses the handshake, or closes at once; either way no offer
+    assert not [m for m in seen if m.get("type") == "offer"]
