@@ -11,7 +11,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from taxilaw.decision import Decision
+from taxilaw.decision import Decision, Reason
 from taxilaw.parameters import ParameterMissing
 
 
@@ -65,3 +65,8 @@ def decision_payload(decision: Decision) -> dict:
         "articles": list(decision.articles),
         "reasons": [reason.as_dict(gettext) for reason in decision.reasons],
     }
+
+
+def refuse(article: str, code: str, template: str, field: str | None = None, **params) -> None:
+    """Raise a one-reason refusal: for a rule the backend checks itself (state, ownership) rather than the law core."""
+    raise LawViolation(Decision.refuse(Reason(article, code, template, params)), field)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from backend.api_errors import require
+from backend.api_errors import refuse as _refuse, require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.models import Auxiliary, Permit, Person, Suspension
 from backend.registry.services import permits as permit_services
@@ -19,16 +19,11 @@ from backend.registry.services import revocation as revocation_services
 from dispatch.events import announce_compliance_change
 from dispatch.models import Passenger, Ride, RideStatus
 from taxilaw import penalties as law
-from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
 
 from . import selectors
 from .models import AutoDeInfracao, Appeal, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision
-
-
-def _refuse(article: str, code: str, template: str, field: str | None = None, **params):
-    require(Decision.refuse(Reason(article, code, template, params)), field)
 
 
 # ------------------------------------------------------------ complaints (60)

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import require
+from backend.api_errors import refuse as _refuse, require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
 from backend.registry.selectors import vehicle_in_service
@@ -23,10 +23,6 @@ from .models import (
     AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
     RankAssignment, RankCheckIn, RankObservation, SwapRequest,
 )
-
-
-def _refuse(article: str, code: str, template: str, field: str | None = None, **params):
-    require(Decision.refuse(Reason(article, code, template, params)), field)
 
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
