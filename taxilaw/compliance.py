@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Optional, Union
 
-from .auxiliaries import social_security_due
+from .auxiliaries import cmt_valid, social_security_status
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .parameters import Parameters, default_parameters
 from .permits import PermitStatus
-from .vehicles import MAX_VEHICLE_AGE_YEARS, InspectionResult, inspection_due, vehicle_age
+from .vehicles import InspectionResult, inspection_status, may_admit_vehicle
 
 #: Muriaé's civil time (Brazil has had no daylight saving since 2019).
 MURIAE_TZ = timezone(timedelta(hours=-3), "America/Sao_Paulo")
@@ -68,6 +68,11 @@ _STATUS_REASONS = {
     PermitStatus.SUSPENDED: Reason("Art. 54, b", "permit_suspended", gettext_noop("A permissão está suspensa (Art. 54, b).")),
 }
 
+_AUXILIARY_NOT_AUTHORIZED = Reason(
+    "Art. 1, IV",
+    "auxiliary_not_authorized",
+    gettext_noop("O motorista auxiliar não tem autorização ativa do órgão competente (Art. 1, IV e Art. 49)."),
+)
 _NO_VEHICLE = Reason("Art. 1, III", "no_vehicle", gettext_noop("A permissão não tem táxi em serviço (Art. 1, III)."))
 
 _default_params: Optional[Parameters] = None
@@ -130,75 +135,26 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
             )
         )
 
+    # The vehicle, the inspection, the CMT and the auxiliary's proof are each the rule of their own
+    # module; only their refusals are collected here.
     tolerated = facts.vehicle_tolerance_until is not None and on <= facts.vehicle_tolerance_until
     if facts.vehicle_model_year is None:
         reasons.append(_NO_VEHICLE)
-    elif not tolerated and vehicle_age(facts.vehicle_model_year, on) > MAX_VEHICLE_AGE_YEARS:
-        reasons.append(
-            Reason(
-                "Art. 28",
-                "vehicle_too_old",
-                gettext_noop("O veículo (ano modelo {model_year}) tem {age} anos de fabricação; o máximo é 10 (Art. 28)."),
-                {"model_year": facts.vehicle_model_year, "age": vehicle_age(facts.vehicle_model_year, on)},
-            )
-        )
-
-    result = facts.last_inspection_result
-    inspected = facts.last_inspection_on
-    if result is None or inspected is None:
-        reasons.append(Reason("Art. 35", "inspection_missing", gettext_noop("O veículo não tem vistoria anual registrada (Art. 35).")))
-    elif result is InspectionResult.FAILED or result == "failed":
-        reasons.append(
-            Reason(
-                "Art. 38",
-                "inspection_failed",
-                gettext_noop("O veículo foi reprovado na vistoria de {on} e só volta ao serviço após nova vistoria (Art. 38)."),
-                {"on": inspected},
-            )
-        )
-    else:
-        due = inspection_due(inspected)
-        if on > due:
-            reasons.append(
-                Reason("Art. 35", "inspection_overdue", gettext_noop("A vistoria anual venceu em {due} (Art. 35)."), {"due": due})
-            )
-
-    cmt = facts.cmt_expires_on
-    if cmt is None:
-        reasons.append(Reason("Art. 51", "cmt_missing", gettext_noop("O motorista não tem CMT (Carteira de Motorista de Táxi) (Art. 51).")))
-    elif on > cmt:
-        reasons.append(
-            Reason(
-                "Art. 51",
-                "cmt_expired",
-                gettext_noop("A CMT (Carteira de Motorista de Táxi) venceu em {expires_on} (Art. 51)."),
-                {"expires_on": cmt},
-            )
-        )
+    elif not tolerated:
+        reasons.extend(may_admit_vehicle(facts.vehicle_model_year, on).reasons)
+    reasons.extend(inspection_status(facts.last_inspection_result, facts.last_inspection_on, on).reasons)
+    reasons.extend(cmt_valid(facts.cmt_expires_on, on).reasons)
 
     auxiliary = facts.driver_role is DriverRole.AUXILIAR or facts.driver_role == "auxiliar"
     if auxiliary:
         if not facts.auxiliary_authorization_active or facts.auxiliary_authorized_on is None:
-            reasons.append(
-                Reason(
-                    "Art. 1, IV",
-                    "auxiliary_not_authorized",
-                    gettext_noop("O motorista auxiliar não tem autorização ativa do órgão competente (Art. 1, IV e Art. 49)."),
-                )
-            )
+            reasons.append(_AUXILIARY_NOT_AUTHORIZED)
         else:
-            due = social_security_due(facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params())
-            if on > due:
-                reasons.append(
-                    Reason(
-                        "Art. 1, §5",
-                        "social_security_overdue",
-                        gettext_noop(
-                            "O comprovante trimestral de recolhimento à Previdência Social venceu em {due}; a autorização do auxiliar está cancelada (Art. 1, §5)."
-                        ),
-                        {"due": due},
-                    )
-                )
+            reasons.extend(
+                social_security_status(
+                    facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params(), on
+                ).reasons
+            )
 
     if not reasons:
         return _ALLOWED_AUXILIARY if auxiliary else _ALLOWED
