@@ -4,6 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+SIM_CABS ?= 30
 STAMP := $(VENV)/.installed
 # Explicit websocket limits (bytes): a trip's trace fits, a memory-exhaustion attempt does not.
 DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
@@ -36,11 +37,17 @@ run: install
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	@echo
 	@echo "  Plataforma de táxis de Muriaé: http://$(HOST):$(PORT)/"
-	@echo "  DIMUTRAN (admin):     http://$(HOST):$(PORT)/admin/   usuário dimutran / senha dimutran123"
-	@echo "  Permissionário (API): usuário permissionario / senha taxi12345"
-	@echo "  Motorista auxiliar:   usuário auxiliar / senha taxi12345"
-	@echo "  API (OpenAPI):        http://$(HOST):$(PORT)/api/docs/"
+	@echo "  DIMUTRAN (admin):      http://$(HOST):$(PORT)/admin/       usuário dimutran / senha dimutran123"
+	@echo "  Central de despacho:   http://$(HOST):$(PORT)/central/     usuário dimutran / senha dimutran123"
+	@echo "  Passageiro:            http://$(HOST):$(PORT)/passageiro/"
+	@echo "  Extratos semanais:     http://$(HOST):$(PORT)/extratos/    usuário permissionario ou auxiliar / senha taxi12345"
+	@echo "  API (OpenAPI):         http://$(HOST):$(PORT)/api/docs/"
+	@echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"
 	@echo
+	@mkdir -p var; trap 'kill 0' INT TERM EXIT; \
+	if [ "$(SIM_CABS)" != "0" ]; then \
+	  (sleep 5 && $(BIN)/python manage.py simulate --cabs $(SIM_CABS) --rides-per-minute 4 --url ws://$(HOST):$(PORT) > var/simulator.log 2>&1) & \
+	fi; \
 	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
 ## Installs everything and runs the whole test suite.
