@@ -47,3 +47,12 @@ def test_demo_fleet_fits_the_cap_and_has_irregular_cabs():
     assert 90 <= active.count() <= fleet_cap(current_parameters(), timezone.localdate())
     refused = {code for p in active for code in may_work(p.holder, p).codes}
     assert {"alvara_expired", "inspection_failed", "inspection_overdue", "permit_suspended", "vehicle_too_old"} <= refused
+
+
+@pytest.mark.django_db
+def test_messages_are_portuguese_by_default_and_english_on_request(client):
+    portuguese = client.post("/api/passengers/", {"name": "x", "phone": "1"})
+    english = client.post("/api/passengers/", {"name": "x", "phone": "1"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert portuguese.status_code == english.status_code == 400
+    assert "Informe o telefone" in portuguese.json()["phone"][0]
+    assert "Enter the phone number" in english.json()["phone"][0]
