@@ -36,8 +36,8 @@ def _expiry(what: str, article: str, until: Optional[date], today: date, feminin
 
 
 class CardsViewModel(Observable):
-    cmt_title = "CMT – Carteira Municipal do Taxista"
-    cvi_title = "CVI – Cartão de Vistoria e Identificação"
+    cmt_title = "CMT – Carteira de Motorista de Táxi"
+    cvi_title = "CVI – Cartão de Identificação do Veículo"
 
     def __init__(self) -> None:
         super().__init__()
@@ -101,9 +101,9 @@ class CardsViewModel(Observable):
                 self.warnings.append(w)
         if self.has_cvi:
             if not cvi.get("seal_valid_until"):
-                self.warnings.append(Warning_("expired", "Veículo sem lacre de vistoria válido", "Art. 32"))
+                self.warnings.append(Warning_("expired", "Veículo sem selo de vistoria válido", "Art. 37"))
             else:
-                w = _expiry("Lacre da vistoria", "Art. 32", parse_date(cvi.get("seal_valid_until")), today,
+                w = _expiry("Selo de vistoria", "Art. 37", parse_date(cvi.get("seal_valid_until")), today,
                             feminine=False)
                 if w:
                     self.warnings.append(w)

@@ -51,15 +51,15 @@ def test_cmt_expiry_warnings():
     assert load(me).warning_texts == ["Sem CMT emitida"]
 
 
-@pytest.mark.article("Art. 32")
+@pytest.mark.article("Art. 37")
 def test_seal_expiry_warnings():
     me = copy.deepcopy(DEMO_ME)
     me["cvi"]["seal_valid_until"] = "2026-03-05"
-    assert load(me).warning_texts == ["Lacre da vistoria vence em 1 dia (05/03/2026)"]
+    assert load(me).warning_texts == ["Selo de vistoria vence em 1 dia (05/03/2026)"]
     me["cvi"]["seal_valid_until"] = "2026-02-28"
-    assert load(me).warning_texts == ["Lacre da vistoria vencido desde 28/02/2026"]
+    assert load(me).warning_texts == ["Selo de vistoria vencido desde 28/02/2026"]
     me["cvi"]["seal_valid_until"] = None
-    assert load(me).warning_texts == ["Veículo sem lacre de vistoria válido"]
+    assert load(me).warning_texts == ["Veículo sem selo de vistoria válido"]
 
 
 def test_full_screen_flag_and_compliance_refusal():

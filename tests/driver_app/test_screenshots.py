@@ -145,8 +145,8 @@ def test_login_screen(shots):
 
 def test_cards_screen(shots):
     texts = shots["cards"]["texts"]
-    for t in ["CMT – Carteira Municipal do Taxista", "José da Silva Pereira", "Motorista auxiliar",
-              "Nº CMT-0042", "Válida até 20/03/2026", "CVI – Cartão de Vistoria e Identificação",
+    for t in ["CMT – Carteira de Motorista de Táxi", "José da Silva Pereira", "Motorista auxiliar",
+              "Nº CMT-0042", "Válida até 20/03/2026", "CVI – Cartão de Identificação do Veículo",
               "Placa GXY-4B21", "Chevrolet Spin LTZ 2022 · branca", "Permissão P-017",
               "Ponto: Ponto da Praça João Pinheiro", "CMT vence em 16 dias (20/03/2026)", "Mostrar em tela cheia"]:
         assert t in texts, t
