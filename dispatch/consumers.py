@@ -134,11 +134,11 @@ class DriverConsumer(_Base):
         await self.send_json({"type": "status", "status": cab.status})
 
     async def on_rank_check_in(self, data):
-        checkin = await database_sync_to_async(_check_in)(self.cab.permit_id, data["rank_id"])
+        checkin = await database_sync_to_async(services.rank_check_in)(self.cab.permit_id, data["rank_id"])
         await self.send_json({"type": "rank_checked_in", **checkin})
 
     async def on_rank_check_out(self, data):
-        await database_sync_to_async(_check_out)(self.cab.permit_id)
+        await database_sync_to_async(services.rank_check_out)(self.cab.permit_id)
         await self.send_json({"type": "rank_checked_out"})
 
     async def on_offer_accept(self, data):
@@ -157,29 +157,6 @@ class DriverConsumer(_Base):
 
     async def on_ride_complete(self, data):
         await database_sync_to_async(services.ride_complete)(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
-
-
-def _check_in(permit_id: int, rank_id: int) -> dict:
-    from backend.ranks import services as rank_services
-    from backend.ranks.models import Rank, RankCheckIn
-    from backend.registry.models import Permit
-
-    rank = Rank.objects.filter(pk=rank_id).first()
-    if rank is None:
-        raise services.DispatchError("unknown_rank", _("Ponto inexistente."))
-    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank)
-    position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
-    return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
-
-
-def _check_out(permit_id: int) -> None:
-    from backend.ranks import services as rank_services
-    from backend.ranks.models import RankCheckIn
-
-    checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
-    if checkin is None:
-        raise services.DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
-    rank_services.check_out(checkin=checkin)
 
 
 class PassengerConsumer(_Base):

@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from geopy.distance import geodesic
 
-from backend.registry import compliance
-from backend.registry.models import Auxiliary, Permit, Person
+from backend.registry import compliance, selectors
+from backend.registry.models import Permit, Person
 from backend.ranks.models import Rank, RankCheckIn
 from taxilaw.meter import Fix
 
@@ -48,11 +48,8 @@ class DispatchError(Exception):
 
 
 def driven_permit(person: Person) -> Permit | None:
-    permit = person.permits.filter(status=Permit.Status.ACTIVE).first()
-    if permit:
-        return permit
-    aux = person.auxiliary_roles.filter(status=Auxiliary.Status.ACTIVE).select_related("permit").first()
-    return aux.permit if aux else None
+    """The active permit this person may drive (their own, or the one they assist)."""
+    return selectors.driven_permit(person, (Permit.Status.ACTIVE,))[0]
 
 
 @transaction.atomic
@@ -94,6 +91,27 @@ def still_allowed(cab_id: int):
     """Re-check the registry for an open connection (after a suspension or revocation)."""
     cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
     return compliance.may_work(cab.driver, cab.permit)
+
+
+def rank_check_in(permit_id: int, rank_id: int) -> dict:
+    """Check the cab in at a rank (Art. 22; visitors per Art. 27, §3) and give its place in the queue."""
+    from backend.ranks import services as rank_services
+
+    rank = Rank.objects.filter(pk=rank_id).first()
+    if rank is None:
+        raise DispatchError("unknown_rank", _("Ponto inexistente."))
+    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank)
+    position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
+    return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
+
+
+def rank_check_out(permit_id: int) -> None:
+    from backend.ranks import services as rank_services
+
+    checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
+    if checkin is None:
+        raise DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
+    rank_services.check_out(checkin=checkin)
 
 
 # --- passengers and operators ------------------------------------------------------------------

@@ -41,6 +41,17 @@ def active_auxiliaries(permit: Permit):
     return permit.auxiliaries.filter(status=Auxiliary.Status.ACTIVE)
 
 
+def driven_permit(person: Person, statuses=LIVE_STATUSES) -> tuple[Permit | None, str | None]:
+    """The permit this person drives and as what: their own (permissionario) or the one they assist (auxiliar)."""
+    permit = person.permits.filter(status__in=statuses).first()
+    if permit:
+        return permit, "permissionario"
+    auxiliary = person.auxiliary_roles.filter(status=Auxiliary.Status.ACTIVE).select_related("permit").first()
+    if auxiliary:
+        return auxiliary.permit, "auxiliar"
+    return None, None
+
+
 def permits_visible_to(user):
     """DIMUTRAN sees every permit; a holder their own; an auxiliary the one they drive."""
     if user.is_staff:

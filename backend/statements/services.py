@@ -23,10 +23,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from backend.api_errors import require
+from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
 from dispatch.models import Ride, RideStatus
-from taxilaw.decision import Decision, Reason
 from taxilaw.split import LAW_SPLIT, SplitAgreement, split_gross, validate_agreement, week_bounds, week_start
 
 from .models import WeekClosure, WeeklyStatement
@@ -127,7 +126,7 @@ def _week_gross(monday: date, **filters) -> dict[tuple[int, int], tuple[Decimal,
 
 
 def _refuse(code: str, template: str, **params):
-    require(Decision.refuse(Reason("Art. 1, §3", code, template, params)))
+    refuse("Art. 1, §3", code, template, **params)
 
 
 def close_week(monday: date, now: datetime | None = None) -> WeekClosure:

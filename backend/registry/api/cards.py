@@ -5,22 +5,11 @@ from django.utils import timezone
 from backend.api_errors import decision_payload
 
 from .. import compliance, selectors
-from ..models import Auxiliary, Person
-
-
-def _driven_permit(person: Person):
-    """The permit this person drives: their own (permissionário) or the one they assist (auxiliar)."""
-    permit = person.permits.filter(status__in=selectors.LIVE_STATUSES).first()
-    if permit:
-        return permit, "permissionario"
-    auxiliary = person.auxiliary_roles.filter(status=Auxiliary.Status.ACTIVE).select_related("permit").first()
-    if auxiliary:
-        return auxiliary.permit, "auxiliar"
-    return None, None
+from ..models import Person
 
 
 def driver_cards(person: Person) -> dict:
-    permit, role = _driven_permit(person)
+    permit, role = selectors.driven_permit(person)
     cmt = person.cmts.order_by("-expires_on").first()
     vehicle = selectors.vehicle_in_service(permit) if permit else None
     seal = vehicle.inspections.filter(result="passed").order_by("-inspected_on").first() if vehicle else None
