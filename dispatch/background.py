@@ -1,26 +1,34 @@
 """Per-process background work: flush positions and expire offers, about once a second.
 
 Every Daphne process runs it (started by the first websocket that connects),
-so offers made by a process that died are still finished by the others.
+so offers made by a process that died are still finished by the others. It
+runs on its own thread with its own database connection: the consumers'
+database work (requests, offers, accepts) never queues behind a flush of
+thousands of positions.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import services
+from . import events, positions
 from .positions import buffer
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
+_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dispatch-tick")
 
 
 def ensure_running() -> None:
+    """Start this process's tick and announcement outbox (idempotent; called on the event loop)."""
     global _task
+    events.start_outbox()
     if _task is None or _task.done():
         _task = asyncio.get_running_loop().create_task(_loop())
 
@@ -30,11 +38,12 @@ async def _loop() -> None:
     while True:
         await asyncio.sleep(interval)
         try:
-            await database_sync_to_async(tick)()
+            # The batch is taken on the event loop's thread, where positions are recorded: no lock needed.
+            await database_sync_to_async(tick, thread_sensitive=False, executor=_worker)(buffer.take())
         except Exception:  # keep the loop alive: the next tick retries
             log.exception("dispatch background tick failed")
 
 
-def tick() -> None:
-    buffer.flush()
+def tick(batch: dict) -> None:
+    positions.flush(batch)
     services.expire_offers()

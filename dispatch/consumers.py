@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -19,11 +20,19 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, protocol, services, snapshots
+from . import background, events, protocol, services, snapshots, street
 from .positions import buffer
 
 log = logging.getLogger(__name__)
 POLICY_VIOLATION = 4008  # 1008 in the range applications may send
+# What makes an offer (a request, a decline, a manual assignment) runs on threads of its own, each with its
+# own database connection: an offer never waits behind connections and other rides' trip steps, which share
+# Channels' one database thread. The database's row locks and constraints settle any race between them.
+_OFFER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dispatch-offers")
+
+
+def _offering(func):
+    return database_sync_to_async(func, thread_sensitive=False, executor=_OFFER_THREADS)
 
 
 class _Base(AsyncWebsocketConsumer):
@@ -146,7 +155,7 @@ class DriverConsumer(_Base):
         await self.send_json({"type": "offer_accepted", "ride_id": ride.pk})
 
     async def on_offer_decline(self, data):
-        await database_sync_to_async(services.decline_offer)(data["offer_id"], self.cab.pk)
+        await _offering(services.decline_offer)(data["offer_id"], self.cab.pk)
         await self.send_json({"type": "offer_declined", "offer_id": data["offer_id"]})
 
     async def on_ride_arriving(self, data):
@@ -157,6 +166,23 @@ class DriverConsumer(_Base):
 
     async def on_ride_complete(self, data):
         await database_sync_to_async(services.ride_complete)(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+
+    async def on_street_trip_complete(self, data):
+        """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
+        ``error`` carrying the same ``trip_id`` so the app knows which queued trip was refused."""
+        trip_id = str(data["trip_id"])
+        try:
+            ride, duplicate = await database_sync_to_async(street.record_street_trip)(
+                self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
+                meter_total=data["meter_total"], trace=data["trace"],
+            )
+        except services.DispatchError as exc:
+            await self.send_json({"type": "error", "code": exc.code, "message": exc.message, "trip_id": trip_id})
+            return
+        except LawViolation as exc:
+            await self.send_json({"type": "error", "code": "law", "message": exc.detail, "reasons": exc.reasons, "trip_id": trip_id})
+            return
+        await self.send_json(street.recorded_frame(trip_id, ride, duplicate))
 
 
 class PassengerConsumer(_Base):
@@ -186,7 +212,7 @@ class PassengerConsumer(_Base):
         await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
-        ride = await database_sync_to_async(services.request_ride)(
+        ride = await _offering(services.request_ride)(
             pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger
         )
         await self.join(events.ride_group(ride.pk))
@@ -220,13 +246,13 @@ class OperatorConsumer(_Base):
         await self.send_json(await database_sync_to_async(snapshots.for_operator)())
 
     async def on_ride_create(self, data):
-        ride = await database_sync_to_async(services.request_ride)(
+        ride = await _offering(services.request_ride)(
             pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"]
         )
         await self.send_json({"type": "ride_created", "ride_id": ride.pk})
 
     async def on_ride_assign(self, data):
-        offer = await database_sync_to_async(services.assign_by_operator)(data["ride_id"], data["permit_id"])
+        offer = await _offering(services.assign_by_operator)(data["ride_id"], data["permit_id"])
         await self.send_json({"type": "assigned", "offer_id": offer.pk})
 
     async def on_ride_cancel(self, data):

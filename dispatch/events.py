@@ -3,13 +3,29 @@
 The channel layer delivers at most once; clients re-sync from a snapshot
 when they (re)connect and when a ``version`` jumps, so a lost event loses
 nothing that matters.
+
+In a serving process (Daphne) announcements leave through an outbox: the
+committing thread only hands them to the event loop, and one sender task
+sends them in commit order. Without it each announcement held the
+database thread until the busy event loop got round to it. Elsewhere
+(management commands, the admin under WSGI, tests) they are sent at once.
 """
+
+from __future__ import annotations
+
+import asyncio
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+log = logging.getLogger(__name__)
 OPERATORS = "operators"
+
+_loop: asyncio.AbstractEventLoop | None = None
+_outbox: asyncio.Queue | None = None
+_sender: asyncio.Task | None = None
 
 
 def cab_group(permit_id: int) -> str:
@@ -22,14 +38,45 @@ def ride_group(ride_id: int) -> str:
 
 def announce(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    layer = get_channel_layer()
-
-    def send():
-        async_to_sync(layer.group_send)(group, {"type": "relay", "message": message})
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: _post(group, message))
 
 
 def announce_compliance_change(permit_id: int) -> None:
     """Tell the cab's open connection to re-check whether it may work (suspension, revocation)."""
     announce(cab_group(permit_id), {"type": "compliance_changed", "permit_id": permit_id})
+
+
+def start_outbox() -> None:
+    """Send this process's announcements from the running event loop (called on it by the first websocket)."""
+    global _loop, _outbox, _sender
+    loop = asyncio.get_running_loop()
+    if _loop is loop and _sender is not None and not _sender.done():
+        return
+    _outbox = asyncio.Queue()
+    _sender = loop.create_task(_send_in_order(_outbox))
+    _loop = loop
+
+
+async def _send_in_order(outbox: asyncio.Queue) -> None:
+    layer = get_channel_layer()
+    while True:
+        group, message = await outbox.get()
+        try:
+            await layer.group_send(group, {"type": "relay", "message": message})
+        except Exception:  # one failed send must not stop the others; clients re-sync from snapshots
+            log.exception("announcement to %s failed", group)
+
+
+def _post(group: str, message: dict) -> None:
+    loop, outbox = _loop, _outbox
+    if loop is None or loop.is_closed() or not loop.is_running():
+        async_to_sync(get_channel_layer().group_send)(group, {"type": "relay", "message": message})
+        return
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        on_loop = False
+    if on_loop:
+        outbox.put_nowait((group, message))
+    else:
+        loop.call_soon_threadsafe(outbox.put_nowait, (group, message))

@@ -112,6 +112,8 @@ class Ride(models.Model):
     meter_disagreement = models.BooleanField(default=False)
     distance_m = models.FloatField(null=True, blank=True)
     trace = models.JSONField(default=list, blank=True)
+    # Art. 32: the CVI and the CMT the passenger was shown, recorded when the cab accepted (for complaints and audit).
+    credentials = models.JSONField(_("CVI e CMT apresentados (Art. 32)"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("corrida")

@@ -32,6 +32,7 @@ from .models import (
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
 MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
+SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
 
@@ -138,9 +139,8 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
         destination_lon=destination["lon"] if destination else None,
         destination_address=destination.get("address", "") if destination else "",
     )
-    _announce_ride(ride)
-    offer_next(ride.pk)
-    return Ride.objects.get(pk=ride.pk)
+    _offer(ride, tried=set())  # nobody else sees the new ride before the commit: no lock, nothing tried yet
+    return ride
 
 
 # --- choosing the cab -----------------------------------------------------------------------------
@@ -198,31 +198,42 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
 
 
 def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
-    """Nearest free cabs by geodesic distance, searched ring by ring over the grid (never a scan of every cab).
+    """Nearest free cabs by geodesic distance, searched over the grid in growing squares (never a scan of every cab).
 
-    The cabs found are ordered by a flat-earth approximation (exact enough to rank
-    cabs a few km apart) and only the ``wanted`` nearest get the geodesic distance
-    the offer records: geopy's geodesic costs ~150 µs a call.
+    A square of radius R cells holds every cab within R cell widths of the pickup,
+    so the search stops once the ``wanted`` nearest found are that close. Cabs are
+    ordered by a flat-earth approximation (exact enough to rank cabs a few km
+    apart) and only the ``wanted`` nearest get the geodesic distance the offer
+    records: geopy's geodesic costs ~150 µs a call.
     """
-    found: list[Cab] = []
-    for radius in range(MAX_RINGS + 1):
-        found += _free_cabs().filter(cell__in=grid.ring(lat, lon, radius)).exclude(pk__in=exclude)
-        # One more ring after the first hits: a cab in the next ring may be nearer than one in a corner.
-        if len(found) >= wanted and radius > 0:
-            break
     shrink = math.cos(math.radians(lat))
-    found.sort(key=lambda c: (c.lat - lat) ** 2 + ((c.lon - lon) * shrink) ** 2)
+    found: list[Cab] = []
+    searched = 0
+    for radius in SEARCH_RADII:
+        found += _free_cabs().filter(cell__in=grid.rings(lat, lon, searched, radius)).exclude(pk__in=exclude)
+        searched = radius + 1
+        found.sort(key=lambda c: (c.lat - lat) ** 2 + ((c.lon - lon) * shrink) ** 2)
+        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the distances below
+        if len(found) >= wanted and (found[wanted - 1].lat - lat) ** 2 + ((found[wanted - 1].lon - lon) * shrink) ** 2 <= covered**2:
+            break
     nearest = [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in found[: wanted + 2]]
     return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # callers run it inside their own transaction or none
 def offer_next(ride_id: int) -> Offer | None:
     """Offer the ride to the next cab that may legally work; escalate to operators when none is left."""
-    ride = Ride.objects.select_for_update().get(pk=ride_id)
-    if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED) or ride.offers.filter(status=OfferStatus.PENDING).exists():
+    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").get(pk=ride_id)
+    if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
         return None
-    tried = set(ride.offers.values_list("cab_id", flat=True))
+    offers = list(ride.offers.values_list("cab_id", "status"))
+    if any(status == OfferStatus.PENDING for _cab, status in offers):
+        return None
+    return _offer(ride, tried={cab_id for cab_id, _status in offers})
+
+
+def _offer(ride: Ride, tried: set[int]) -> Offer | None:
+    """Choose among the rank queue and the nearest free cabs, never a cab ``tried`` before (Art. 66); the ride is locked."""
     queue = rank_queue(ride.pickup_lat, ride.pickup_lon, tried)
     in_queue = {c.cab.pk for c in queue}
     candidates = queue + [c for c in nearest_free(ride.pickup_lat, ride.pickup_lon, tried) if c.cab.pk not in in_queue]
@@ -236,11 +247,8 @@ def offer_next(ride_id: int) -> Offer | None:
         else:
             audit.append(candidate.audit(True, ["not_evaluated"]))
     if chosen is None:
-        ride.status = RideStatus.REQUESTED
-        ride.escalated = True
-        ride.version = F("version") + 1
+        ride.status, ride.escalated, ride.version = RideStatus.REQUESTED, True, ride.version + 1  # the row is locked
         ride.save(update_fields=["status", "escalated", "version"])
-        ride.refresh_from_db()
         _announce_ride(ride, escalation=True)
         return None
     reason = (
@@ -256,8 +264,8 @@ def _create_offer(ride: Ride, cab: Cab, reason: str, audit: list, distance_m: fl
     offer = Offer.objects.create(
         ride=ride, cab=cab, driver=cab.driver, expires_at=now + OFFER_TIMEOUT, reason=reason, candidates=audit, distance_m=distance_m
     )
-    Ride.objects.filter(pk=ride.pk).update(status=RideStatus.OFFERED, offered_at=now, version=F("version") + 1)
-    ride.refresh_from_db()
+    ride.status, ride.offered_at, ride.version = RideStatus.OFFERED, now, ride.version + 1  # the caller locked the row
+    ride.save(update_fields=["status", "offered_at", "version"])
     events.announce(events.cab_group(cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
     _announce_ride(ride)
     return offer
@@ -266,7 +274,7 @@ def _create_offer(ride: Ride, cab: Cab, reason: str, audit: list, distance_m: fl
 @transaction.atomic
 def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
     """An operator picks the cab; it still must be allowed to work, and the driver still accepts."""
-    ride = Ride.objects.select_for_update().get(pk=ride_id)
+    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").get(pk=ride_id)
     if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
         raise DispatchError("ride_not_open", _("Esta corrida não aguarda táxi."))
     cab = Cab.objects.select_related("permit", "driver").filter(permit_id=permit_id, online=True).first()
@@ -302,18 +310,20 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             )
             if not taken:
                 raise DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
-            offer = Offer.objects.select_related("cab").get(pk=offer_id)
+            offer = Offer.objects.select_related("cab__permit", "cab__driver").get(pk=offer_id)
+            cab = offer.cab
             won = Ride.objects.filter(pk=offer.ride_id, status=RideStatus.OFFERED).update(
-                status=RideStatus.ACCEPTED, cab=offer.cab, permit_id=offer.cab.permit_id, driver_id=offer.cab.driver_id,
-                accepted_at=now, version=F("version") + 1,
+                status=RideStatus.ACCEPTED, cab=cab, permit_id=cab.permit_id, driver_id=cab.driver_id,
+                accepted_at=now, version=F("version") + 1, credentials=snapshots.credentials(cab.permit, cab.driver),
             )
             if not won:
                 raise DispatchError("offer_gone", _("Esta corrida já foi atendida ou cancelada."))
             Cab.objects.filter(pk=cab_id).update(status=CabStatus.EN_ROUTE)
-            RankCheckIn.objects.filter(permit_id=offer.cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
-            ride = Ride.objects.get(pk=offer.ride_id)
+            cab.status = CabStatus.EN_ROUTE
+            RankCheckIn.objects.filter(permit_id=cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
+            ride = _fresh(offer.ride_id)
             _announce_ride(ride)
-            events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(Cab.objects.get(pk=cab_id))})
+            events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
             return ride
     except IntegrityError:
         raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento."))
@@ -353,7 +363,7 @@ def expire_offers(now: datetime | None = None) -> int:
 
 
 def _driver_ride(ride_id: int, cab_id: int, allowed: tuple) -> Ride:
-    ride = Ride.objects.select_for_update().filter(pk=ride_id, cab_id=cab_id).first()
+    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").filter(pk=ride_id, cab_id=cab_id).first()
     if ride is None:
         raise DispatchError("not_your_ride", _("Esta corrida não é deste táxi."))
     if ride.status not in allowed:
@@ -362,8 +372,11 @@ def _driver_ride(ride_id: int, cab_id: int, allowed: tuple) -> Ride:
 
 
 def _advance(ride: Ride, status: str, stamp: str, **fields) -> Ride:
-    Ride.objects.filter(pk=ride.pk).update(status=status, version=F("version") + 1, **{stamp: timezone.now()}, **fields)
-    ride.refresh_from_db()
+    """Move a ride the caller locked to ``status``, stamp the time, announce it on commit."""
+    changes = {"status": status, "version": ride.version + 1, stamp: timezone.now(), **fields}
+    for name, value in changes.items():
+        setattr(ride, name, value)
+    ride.save(update_fields=list(changes))
     _announce_ride(ride)
     return ride
 
@@ -382,10 +395,15 @@ def ride_on_board(ride_id: int, cab_id: int) -> Ride:
 
 @transaction.atomic
 def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[dict]) -> Ride:
-    """The fare is the meter's total (Art. 43); the server recomputes the trace and records any disagreement."""
+    """The fare is the meter's total (Art. 43); the server recomputes the trace and records any disagreement.
+
+    Sending it again for a ride already completed changes nothing and is not an error.
+    """
     from backend.tariffs.services import recompute_trip
 
-    ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD,))
+    ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD, RideStatus.COMPLETED))
+    if ride.status == RideStatus.COMPLETED:
+        return ride  # a repeat from a phone that missed the answer: recorded once, the first total stands
     fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
     check = recompute_trip(fixes, meter_total, started_at=ride.on_board_at, stopped_at=timezone.now())
     ride = _advance(
@@ -400,7 +418,7 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
 
 @transaction.atomic
 def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, reason: str = "") -> Ride:
-    ride = Ride.objects.select_for_update().filter(pk=ride_id).first()
+    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").filter(pk=ride_id).first()
     if ride is None or (passenger is not None and ride.passenger_id != passenger.pk):
         raise DispatchError("not_your_ride", _("Esta corrida não é sua."))
     if ride.status in (RideStatus.COMPLETED, RideStatus.CANCELLED, RideStatus.ON_BOARD):
@@ -411,6 +429,11 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
         Cab.objects.filter(pk=ride.cab_id).update(status=CabStatus.FREE)
         events.announce(events.cab_group(ride.cab.permit_id), {"type": "ride_cancelled", "ride_id": ride.pk})
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+def _fresh(ride_id: int) -> Ride:
+    """The ride with what its snapshot reads (passenger, cab) in one query."""
+    return Ride.objects.select_related("cab", "passenger").get(pk=ride_id)
 
 
 def _announce_ride(ride: Ride, escalation: bool = False) -> None:

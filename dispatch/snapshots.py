@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from backend.registry.models import Permit, Person
+
 from .models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, Offer, OfferStatus, Passenger, Ride
 
 
@@ -23,18 +25,19 @@ def cab(cab: Cab) -> dict:
     }
 
 
-def _cvi_and_cmt(ride: Ride) -> dict:
-    """Art. 32: the passenger sees the cab's CVI and the driver's CMT name and number."""
-    if not ride.cab_id:
-        return {}
-    vehicle = ride.permit.vehicles.filter(in_service=True).first() if ride.permit_id else None
-    cmt = ride.driver.cmts.order_by("-expires_on").first() if ride.driver_id else None
+def credentials(permit: Permit, driver: Person) -> dict:
+    """Art. 32: the cab's CVI and the driver's CMT name and number, as the passenger is shown them.
+
+    Read once, when the cab accepts, and kept on the ride (``Ride.credentials``).
+    """
+    vehicle = permit.vehicles.filter(in_service=True).first()
+    cmt = driver.cmts.order_by("-expires_on").values_list("number", flat=True).first()
     return {
-        "cvi": {"plate": vehicle.plate, "make": vehicle.make, "model": vehicle.model, "colour": vehicle.colour, "permit": ride.permit.number}
+        "permit": permit.number,
+        "cvi": {"plate": vehicle.plate, "make": vehicle.make, "model": vehicle.model, "colour": vehicle.colour, "permit": permit.number}
         if vehicle
         else None,
-        "driver": {"name": ride.driver.full_name, "cmt": cmt.number if cmt else None} if ride.driver_id else None,
-        "cab_position": {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None,
+        "driver": {"name": driver.full_name, "cmt": cmt},
     }
 
 
@@ -54,9 +57,11 @@ def ride(ride: Ride) -> dict:
         "completed_at": _dt(ride.completed_at),
         "cancelled_at": _dt(ride.cancelled_at),
         "fare": str(ride.fare) if ride.fare is not None else None,
-        "permit": ride.permit.number if ride.permit_id else None,
+        "permit": ride.credentials.get("permit"),
     }
-    body.update(_cvi_and_cmt(ride))
+    if ride.cab_id:
+        body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
+        body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None
     return body
 
 
@@ -79,13 +84,13 @@ def for_driver(c: Cab) -> dict:
 
 
 def for_passenger(p: Passenger) -> dict:
-    rides = p.rides.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "permit", "driver")
+    rides = p.rides.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "passenger")
     return {"type": "snapshot", "passenger": {"name": p.name}, "rides": [ride(r) for r in rides]}
 
 
 def for_operator() -> dict:
     cabs = Cab.objects.filter(online=True).select_related("permit", "driver")
-    rides = Ride.objects.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "permit", "driver", "passenger")
+    rides = Ride.objects.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "passenger")
     return {
         "type": "snapshot",
         "cabs": [cab(c) for c in cabs],

@@ -1,0 +1,89 @@
+"""Completing a dispatched ride (Art. 43): the fare is the meter's total, recorded once."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from dispatch import grid, services
+from dispatch.models import Cab, Ride
+
+pytestmark = pytest.mark.django_db
+PICKUP = (-21.131, -42.367)
+
+
+@pytest.fixture
+def on_board(working_cab):
+    permit = working_cab()
+    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="ocupado", lat=PICKUP[0], lon=PICKUP[1])
+    ride = Ride.objects.create(
+        pickup_lat=PICKUP[0], pickup_lon=PICKUP[1], status="on_board", created_by="operator", cab=cab, permit=permit,
+        driver=permit.holder, on_board_at=timezone.now() - timedelta(minutes=4),
+    )
+    return cab, ride
+
+
+def _trace():
+    now = timezone.now()
+    return [{"t": now - timedelta(minutes=3), "lat": PICKUP[0], "lon": PICKUP[1], "accuracy_m": 8},
+            {"t": now - timedelta(seconds=5), "lat": PICKUP[0] + 0.01, "lon": PICKUP[1], "accuracy_m": 8}]
+
+
+@pytest.mark.article("Art. 43")
+def test_a_repeated_completion_is_answered_as_the_first_and_changes_nothing(on_board):
+    cab, ride = on_board
+    first = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), _trace())
+    again = services.ride_complete(ride.pk, cab.pk, Decimal("99.00"), _trace())
+    assert first.status == again.status == "completed"
+    ride.refresh_from_db()
+    assert ride.fare == Decimal("12.40") and ride.version == first.version
+    assert Cab.objects.get(pk=cab.pk).status == "livre"
+
+
+@pytest.mark.article("Art. 43")
+def test_another_cab_cannot_complete_the_ride(on_board, working_cab):
+    _cab, ride = on_board
+    other = working_cab()
+    stranger = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
+    with pytest.raises(services.DispatchError) as refused:
+        services.ride_complete(ride.pk, stranger.pk, Decimal("12.40"), _trace())
+    assert refused.value.code == "not_your_ride"
+
+
+@pytest.mark.article("Art. 45", "Art. 66")
+def test_a_cab_taken_in_the_street_gets_no_offer_until_it_is_free_again(working_cab):
+    permit = working_cab()
+    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=PICKUP[0], lon=PICKUP[1],
+                             cell=grid.cell_of(*PICKUP), position_at=timezone.now())
+    assert [c.cab.pk for c in services.nearest_free(*PICKUP, set())] == [cab.pk]
+    services.set_status(cab.pk, "ocupado")
+    assert services.nearest_free(*PICKUP, set()) == []
+    services.set_status(cab.pk, "livre")
+    assert [c.cab.pk for c in services.nearest_free(*PICKUP, set())] == [cab.pk]
+
+
+def _street_trace(start):
+    return [{"t": start, "lat": PICKUP[0], "lon": PICKUP[1], "accuracy_m": 8},
+            {"t": start + timedelta(minutes=6), "lat": PICKUP[0] + 0.012, "lon": PICKUP[1], "accuracy_m": 8}]
+
+
+@pytest.mark.article("Art. 43", "Art. 54, b")
+def test_a_street_trip_sent_late_is_judged_by_the_day_it_was_made(working_cab):
+    """The offline queue may send a trip days later: a suspension that began since does not lose its fare."""
+    from backend.registry.models import Suspension
+    from dispatch import street
+
+    permit = working_cab()
+    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre")
+    today = timezone.localdate()
+    Suspension.objects.create(permit=permit, starts_on=today - timedelta(days=1), ends_on=today + timedelta(days=5), reason="teste")
+    before = timezone.now() - timedelta(days=3)
+    ride, duplicate = street.record_street_trip(cab.pk, started_at=before, stopped_at=before + timedelta(minutes=6),
+                                                meter_total=Decimal("14.10"), trace=_street_trace(before))
+    assert not duplicate and ride.status == "completed" and ride.fare == Decimal("14.10")
+    during = timezone.now() - timedelta(hours=1)
+    with pytest.raises(services.DispatchError) as refused:
+        street.record_street_trip(cab.pk, started_at=during, stopped_at=during + timedelta(minutes=6),
+                                  meter_total=Decimal("14.10"), trace=_street_trace(during))
+    assert refused.value.code == "not_allowed"
