@@ -23,7 +23,7 @@ def main(argv=None) -> int:
 
     home = Path(args.home) if args.home else default_app_dir() / ("demo" if args.demo else "app")
     trace = load_trace(args.trace) if args.trace else None
-    def on_ui_thread(fn):  # the dispatch socket's callbacks run on Kivy's thread
+    def on_ui_thread(fn):  # the dispatch socket's callbacks and the answers to finished trips run on Kivy's thread
         from kivy.clock import Clock
 
         Clock.schedule_once(lambda _dt: fn(), 0)

@@ -9,7 +9,9 @@
 * :class:`StatementsClient` -- the weekly statements
   (:class:`HttpStatementsClient`, :class:`FakeStatements`).
 * :class:`TripsClient` -- finished trips: :class:`driver_app.ws.DispatchTripsClient`
-  completes dispatched rides with ``ride_complete``; :class:`FakeTrips` can be
+  completes dispatched rides with ``ride_complete`` and records street-hail and
+  rank trips with ``street_trip_complete``, without blocking (``submit``: the
+  answer comes later as a :class:`TripResult`); :class:`FakeTrips` can be
   switched offline to exercise the sync queue.
 * :class:`TariffClient` -- the tariff in force and today's flag
   (:class:`HttpTariffClient`, ``GET /api/tariffs/current/``).
@@ -22,6 +24,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any, Callable, Optional, Protocol, runtime_checkable
@@ -186,8 +189,57 @@ class StatementsClient(Protocol):
 
 @runtime_checkable
 class TripsClient(Protocol):
+    """Finished trips.  ``upload`` answers at once (in-memory fakes) or blocks; a client that talks to the
+    network also has ``submit(token, trip, done)``, which returns at once and calls ``done(TripResult)``
+    later from any thread (the meter hands it to the UI thread) -- or at once, on the caller's thread,
+    when it knows the answer without the network (offline)."""
+
     def upload(self, token: str, trip: dict[str, Any]) -> None:
-        """Store one finished trip; raises NetworkError when offline (the app retries)."""
+        """Store one finished trip; raises NetworkError when offline (the app retries), RejectedError when
+        the server refuses it for good."""
+
+
+@dataclass(frozen=True)
+class TripResult:
+    """The server's answer to one finished trip.
+
+    ``confirmed``: recorded (``answer`` holds the server's frame, e.g. ``street_trip_recorded``);
+    ``queued``: not recorded, the trip stays in the sync queue (no connection, no answer, or a refusal
+    that may pass later) -- sent again on the next sync, or after ``retry_in`` seconds when the server
+    did answer; ``rejected``: refused for good (``code``, ``message``): the trip leaves the queue."""
+
+    outcome: str
+    code: str = ""
+    message: str = ""
+    retry_in: float = 0.0
+    answer: dict[str, Any] = field(default_factory=dict)
+
+    CONFIRMED = "confirmed"
+    QUEUED = "queued"
+    REJECTED = "rejected"
+
+    @classmethod
+    def confirmed(cls, answer: Optional[dict[str, Any]] = None) -> "TripResult":
+        return cls(cls.CONFIRMED, answer=dict(answer or {}))
+
+    @classmethod
+    def queued(cls, code: str = "offline", message: str = "", retry_in: float = 0.0) -> "TripResult":
+        return cls(cls.QUEUED, code, message, retry_in)
+
+    @classmethod
+    def rejected(cls, code: str, message: str = "") -> "TripResult":
+        return cls(cls.REJECTED, code, message)
+
+
+def upload_result(trips: TripsClient, token: str, trip: dict[str, Any]) -> TripResult:
+    """``trips.upload`` as a :class:`TripResult` (for clients without ``submit``)."""
+    try:
+        trips.upload(token, trip)
+    except RejectedError as exc:
+        return TripResult.rejected(exc.code, exc.message)
+    except (ApiError, ConnectionError, OSError) as exc:
+        return TripResult.queued("offline", "" if isinstance(exc, ConnectionError) else str(exc))
+    return TripResult.confirmed()
 
 
 class HttpStatementsClient:

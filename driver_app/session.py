@@ -64,7 +64,7 @@ class Session:
             self.dispatch.connect(self.login.token, self.on_dispatch)
         self.split.load(self.today(), self.cards.role)
         if self.meter.running:
-            self.flag.trip_started(self.meter.last)
+            self.flag.trip_started(self.meter.last, street=self.meter.ride_id is None)
 
     def on_dispatch(self, msg: dict) -> None:
         """A dispatch message, on the UI thread."""
@@ -72,7 +72,7 @@ class Session:
             self.ride.on_message(msg)
         self.offer.on_message(msg)
         if msg.get("type") == "connection" and msg.get("online") and self.meter.queue:
-            self.meter.sync()  # the network is back: send the finished trips
+            self.meter.sync(force=True)  # the network is back: send the finished trips
 
     @property
     def online(self) -> bool:
@@ -129,13 +129,18 @@ class Session:
         if self.ride is not None and self.ride.status == "on_board":
             ride_id = self.ride.ride_id
         self.meter.start(ride_id=ride_id)
-        self.flag.trip_started(self.meter.last)
+        self.flag.trip_started(self.meter.last, street=ride_id is None)
 
     def stop_trip(self) -> None:
-        self.meter.stop()  # queues the trip and sends it (ride_complete) when the socket is up
+        """End the trip at once: the fare shows, the trip is queued and sent without waiting (ride_complete
+        for a dispatched ride, street_trip_complete otherwise); the answer comes later (``on_trip_confirmed``)."""
+        self.meter.stop()
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
+
+    def on_trip_confirmed(self, trip: dict, result) -> None:
+        """The central recorded a trip: this week's split now includes its fare."""
         self.split.load(self.today(), self.cards.role)
 
     def tick(self) -> None:
@@ -154,7 +159,8 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
                   clock: Optional[Callable[[], datetime]] = None, tariff: Tariff = MURIAE_DEMO_TARIFF,
                   trace=None, post: Optional[Callable[[Callable[[], None]], None]] = None,
                   gps: Optional[GpsSource] = None) -> Session:
-    """``post`` runs a callback of the dispatch socket's thread on the UI thread (``--api`` mode)."""
+    """``post`` runs a callback of the dispatch socket's thread on the UI thread (``--api`` mode): the
+    dispatch messages and the answers to finished trips."""
     clock = clock or utcnow
     store = JsonStore(app_dir)
     holidays = municipal_holiday_dates(range(clock().year - 1, clock().year + 2))
@@ -185,15 +191,18 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     shared = SharedGps(gps)
     login = LoginViewModel(store, registry)
     flag = FlagViewModel(clock, holidays, dispatch=dispatch)
-    meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token)
+    meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token,
+                           post=post)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)
     offer = OfferViewModel(dispatch, flag, clock)
     split = SplitViewModel(statements, token=lambda: login.token)
     ride = RideViewModel(dispatch, flag, clock)
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
-    return Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
-                   {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs},
-                   ride=ride, reporter=reporter, tariffs=tariffs)
+    session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
+                      {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs},
+                      ride=ride, reporter=reporter, tariffs=tariffs)
+    meter.on_trip_confirmed = session.on_trip_confirmed
+    return session
 
 
 def _on_android() -> bool:

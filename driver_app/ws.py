@@ -18,24 +18,32 @@ Reconnection: after a drop the client retries with a growing backoff
 again.  ``connection`` messages (``{"type": "connection", "online": bool}``)
 tell the app when the socket is up or down.
 
-Finished trips are completed by ``ride_complete`` on this socket
-(:class:`DispatchTripsClient`, the app's :class:`TripsClient`): while the
-socket is down the meter keeps them in ``sync_queue.json``; a trip whose ride
-is no longer ``on_board`` on the server is refused with
-:class:`~driver_app.clients.RejectedError` and dropped with a visible message.
+Finished trips go on this socket (:class:`DispatchTripsClient`, the app's
+:class:`TripsClient`): a dispatched ride is completed by ``ride_complete``, a
+street-hail or rank trip is recorded by ``street_trip_complete`` (protocol
+1.1).  Neither blocks the caller: :meth:`WsDispatchClient.exchange` queues the
+frame on the socket's loop and calls back with the server's answer (or the
+lack of one), and the meter hands that answer to the UI thread.  While the
+socket is down the meter keeps the trips in ``sync_queue.json``; a trip the
+server refuses for good (a ride no longer ``on_board``, a bad trace) is
+dropped with a visible message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import threading
-from concurrent.futures import TimeoutError as FutureTimeout
+import uuid
+from collections import deque
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
-from .clients import Listener, NetworkError, RejectedError
+from .clients import Listener, NetworkError, RejectedError, TripResult
+
+log = logging.getLogger(__name__)
 
 Post = Callable[[Callable[[], None]], None]
 
@@ -44,6 +52,13 @@ POLICY_CLOSE = 4008  # the server's policy close (suspension, not allowed, flood
 MAX_TRACE_FIXES = 9000  # the server accepts 10 000 fixes per ride_complete (dispatch/protocol.py)
 #: error codes that mean "this ride_complete will never be accepted": drop the trip.
 FINAL_COMPLETE_ERRORS = {"not_your_ride", "wrong_state", "invalid", "law"}
+#: error codes that mean "this street_trip_complete will never be accepted": drop the trip.
+FINAL_STREET_ERRORS = {"invalid", "law", "cab_busy", "too_large"}
+#: errors without a trip_id that still answer the street trip just sent (the frame was refused as a whole)
+STREET_FRAME_ERRORS = {"invalid", "too_large", "internal", "unknown_type"}
+RETRY_S = 30.0  # the server answered but did not record the trip (or did not answer): try again after this
+
+Answer = Callable[[Optional[dict[str, Any]], Optional[BaseException]], None]
 
 
 def ws_url(base_url: str, path: str = "/ws/driver/") -> str:
@@ -86,8 +101,11 @@ def to_server(message: dict[str, Any]) -> Optional[dict[str, Any]]:
     kind = message.get("type")
     if kind == "status":
         state = message.get("state")
-        # a_caminho and ocupado are set by the server itself (offer_accept, ride_on_board)
-        return {"type": "status", "status": state} if state in ("livre", "fora_de_servico") else None
+        # a_caminho and ocupado are set by the server itself (offer_accept, ride_on_board), except for a
+        # street or ponto passenger: then "ocupado" keeps offers away until the trip ends
+        if state in ("livre", "fora_de_servico") or (state == "ocupado" and message.get("street")):
+            return {"type": "status", "status": state}
+        return None
     if kind == "accept":
         return {"type": "offer_accept", "offer_id": message["offer_id"]}
     if kind == "decline":
@@ -130,13 +148,77 @@ def to_app(frame: dict[str, Any]) -> list[dict[str, Any]]:
 
 def ride_complete_frame(trip: dict[str, Any]) -> dict[str, Any]:
     """A finished trip (MeterViewModel's queue item) -> ``ride_complete`` with the meter's total and trace."""
+    return {"type": "ride_complete", "ride_id": int(trip["ride_id"]), "meter_total": str(trip["total"]),
+            "trace": wire_trace(trip)}
+
+
+def street_trip_frame(trip: dict[str, Any]) -> dict[str, Any]:
+    """A finished trip without a ride (street hail, rank) -> ``street_trip_complete`` (protocol 1.1).
+
+    ``trip_id`` is the phone's UUID of the trip: the server answers with it, and a trip sent twice is
+    recorded once."""
+    return {"type": "street_trip_complete", "trip_id": str(trip["trip_id"]), "started_at": trip.get("started_at"),
+            "stopped_at": trip.get("stopped_at"), "meter_total": str(trip["total"]),
+            "trace": wire_trace(trip)}
+
+
+def wire_trace(trip: dict[str, Any]) -> list[dict[str, Any]]:
+    """The trip's fixes as the protocol wants them; a very long trip keeps every k-th fix and the last one
+    (the server takes 10 000)."""
     trace = [{"t": f["t"], "lat": f["lat"], "lon": f["lon"], "accuracy_m": f.get("accuracy_m")}
              for f in trip.get("trace", [])]
-    if len(trace) > MAX_TRACE_FIXES:  # a very long trip: keep every k-th fix and the last one
+    if len(trace) > MAX_TRACE_FIXES:
         step = -(-len(trace) // MAX_TRACE_FIXES)
         trace = trace[::step][: MAX_TRACE_FIXES - 1] + [trace[-1]]
-    return {"type": "ride_complete", "ride_id": int(trip["ride_id"]), "meter_total": str(trip["total"]),
-            "trace": trace}
+    return trace
+
+
+def same_trip(a: Any, b: Any) -> bool:
+    """Two spellings of one trip UUID (hex or with dashes)."""
+    try:
+        return uuid.UUID(str(a)) == uuid.UUID(str(b))
+    except ValueError:
+        return str(a) == str(b)
+
+
+def completes_ride(frame: dict[str, Any]) -> bool:
+    """The error that answers a ``ride_complete`` (its success is the ``pong`` of the ``ping`` after it)."""
+    return frame.get("type") == "error" and frame.get("code") in FINAL_COMPLETE_ERRORS | {"internal"}
+
+
+def records_street_trip(trip_id: str) -> Callable[[dict[str, Any]], bool]:
+    """The frames that answer the ``street_trip_complete`` of ``trip_id``."""
+
+    def match(frame: dict[str, Any]) -> bool:
+        kind = frame.get("type")
+        if kind == "street_trip_recorded" or (kind == "error" and frame.get("trip_id") is not None):
+            return same_trip(frame.get("trip_id"), trip_id)
+        return kind == "error" and frame.get("code") in STREET_FRAME_ERRORS
+
+    return match
+
+
+class _Exchange:
+    """One frame that waits for its answer: the first frame ``match`` accepts, else the ``pong`` of the
+    ``ping`` sent right after it (the consumer handles one frame at a time, so answers come in order)."""
+
+    def __init__(self, match: Callable[[dict[str, Any]], bool], on_done: Answer):
+        self.match, self.on_done = match, on_done
+        self.resolved = False
+        self.timer: Optional[asyncio.TimerHandle] = None
+        self._lock = threading.Lock()
+
+    def resolve(self, answer: Optional[dict[str, Any]], error: Optional[BaseException] = None) -> None:
+        with self._lock:
+            if self.resolved:
+                return
+            self.resolved = True
+        if self.timer is not None:
+            self.timer.cancel()
+        try:
+            self.on_done(answer, error)
+        except Exception:  # noqa: BLE001 - a callback's bug must not kill the socket thread
+            log.exception("trip answer callback failed")
 
 
 # -- the client -------------------------------------------------------------------------------
@@ -165,8 +247,8 @@ class WsDispatchClient:
         self._ws = None
         self._outbox: Optional[asyncio.Queue] = None
         self._closing: Optional[asyncio.Event] = None
-        self._pending: Optional[asyncio.Future] = None
-        self._complete_lock = threading.Lock()
+        self._exchanges: deque[_Exchange] = deque()  # sent, waiting for their answer (the loop's thread only)
+        self._unanswered: set[_Exchange] = set()  # every exchange not resolved yet (close() resolves them)
 
     # -- DispatchClient ------------------------------------------------------------------------
 
@@ -212,40 +294,49 @@ class WsDispatchClient:
                 pass
             thread.join(10)
         self._loop, self._ws, self.online = None, None, False
+        for exchange in list(self._unanswered):  # nobody will answer them now
+            exchange.resolve(None, ConnectionError("dispatch socket closed"))
 
     # -- trips ---------------------------------------------------------------------------------
 
-    def complete(self, trip: dict[str, Any]) -> None:
-        """Send ``ride_complete`` and wait for the server's verdict (blocking, ``complete_timeout``).
+    def exchange(self, frame: dict[str, Any], match: Callable[[dict[str, Any]], bool], on_done: Answer) -> bool:
+        """Send ``frame`` and a ``ping`` without waiting; ``on_done(answer, error)`` runs later in the socket's
+        thread with the first frame ``match`` accepts, else the ``pong`` (the consumer handles one frame at a
+        time, so answers come in order), or with an error: the connection dropped, or no answer within
+        ``complete_timeout``.  False (and nothing sent, ``on_done`` never called) when the socket is down."""
+        loop = self._loop
+        if not self.online or loop is None:
+            return False
 
-        The consumer handles one frame at a time, so an ``error`` for the ride_complete arrives before the
-        ``pong`` of the ``ping`` sent right after it: pong = completed.  NetworkError when the socket is down
-        or the answer does not come; RejectedError when the server refuses the ride for good."""
-        if not self.online or self._loop is None:
-            raise NetworkError("dispatch socket offline")
-        frame = ride_complete_frame(trip)
-        with self._complete_lock:
-            future = asyncio.run_coroutine_threadsafe(self._complete(frame), self._loop)
-            try:
-                error = future.result(self.complete_timeout)
-            except (FutureTimeout, asyncio.TimeoutError, ConnectionError, OSError) as exc:
-                future.cancel()
-                raise NetworkError(f"ride_complete unanswered: {exc!r}") from exc
-        if error is not None:
-            if error.get("code") in FINAL_COMPLETE_ERRORS:
-                raise RejectedError(error.get("code", ""), error.get("message", ""))
-            raise NetworkError(f"ride_complete failed: {error.get('code')}")
+        def answered(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> None:
+            self._unanswered.discard(exchange)
+            on_done(answer, error)
 
-    async def _complete(self, frame: dict[str, Any]) -> Optional[dict[str, Any]]:
-        if self._outbox is None:
-            raise NetworkError("offline")
-        self._pending = asyncio.get_running_loop().create_future()
-        try:
+        exchange = _Exchange(match, answered)
+        self._unanswered.add(exchange)
+
+        def start() -> None:  # on the loop
+            if self._outbox is None or not self.online:
+                exchange.resolve(None, ConnectionError("dispatch socket offline"))
+                return
+            self._exchanges.append(exchange)
+            exchange.timer = loop.call_later(self.complete_timeout, exchange.resolve, None,
+                                             TimeoutError(f"no answer in {self.complete_timeout:g} s"))
             self._outbox.put_nowait(frame)
             self._outbox.put_nowait({"type": "ping"})
-            return await self._pending
-        finally:
-            self._pending = None
+
+        try:
+            loop.call_soon_threadsafe(start)
+        except RuntimeError:  # the loop just finished
+            self._unanswered.discard(exchange)
+            return False
+        return True
+
+    def complete(self, trip: dict[str, Any]) -> None:
+        """Send ``ride_complete`` and wait for the server's verdict (blocking, for scripts and tests; the app
+        uses :meth:`DispatchTripsClient.submit`).  NetworkError when the socket is down or the answer does not
+        come; RejectedError when the server refuses the ride for good."""
+        raise_for(DispatchTripsClient(self).wait(ride_complete_frame(trip), completes_ride, _ride_result))
 
     # -- testing aids --------------------------------------------------------------------------
 
@@ -298,8 +389,8 @@ class WsDispatchClient:
                     self.online = False
                     self._deliver({"type": "connection", "online": False})
                 self._ws, self._outbox = None, None
-                if self._pending is not None and not self._pending.done():
-                    self._pending.set_exception(ConnectionError("connection lost"))
+                while self._exchanges:  # their answers, if any, were lost with the connection
+                    self._exchanges.popleft().resolve(None, ConnectionError("connection lost"))
             if close_code == POLICY_CLOSE:  # suspended / not allowed: reconnecting would be refused again
                 self.stopped_reason = "policy"
                 self._deliver({"type": "connection", "online": False, "reason": "policy"})
@@ -341,12 +432,14 @@ class WsDispatchClient:
             kind = frame.get("type")
             if kind == "snapshot":
                 self._on_snapshot(frame)
-            if self._pending is not None and not self._pending.done():
-                if kind == "pong":
-                    self._pending.set_result(None)
+            if self._exchanges:
+                head = self._exchanges[0]
+                if kind == "pong":  # the end of the oldest exchange: its answer, if nothing else answered
+                    self._exchanges.popleft()
+                    head.resolve(frame)
                     continue
-                if kind == "error" and frame.get("code") in FINAL_COMPLETE_ERRORS | {"internal"}:
-                    self._pending.set_result(frame)
+                if not head.resolved and head.match(frame):
+                    head.resolve(frame)
                     continue
             if kind == "pong":
                 continue
@@ -369,17 +462,100 @@ class WsDispatchClient:
 
 
 class DispatchTripsClient:
-    """:class:`~driver_app.clients.TripsClient` for dispatched rides: the trip is completed by ``ride_complete``.
+    """:class:`~driver_app.clients.TripsClient` on the dispatch socket.
 
-    A trip without a ``ride_id`` (a street hail) has no counterpart on the platform yet: it is kept
-    locally only (``upload`` accepts it and sends nothing)."""
+    A trip with a ``ride_id`` completes that dispatched ride (``ride_complete``); a trip without one (a
+    street hail, a passenger taken at the rank) is recorded by ``street_trip_complete``.  :meth:`submit`
+    never blocks: the answer comes as a :class:`~driver_app.clients.TripResult` in the socket's thread
+    (or at once when the socket is down)."""
 
     def __init__(self, dispatch: WsDispatchClient):
         self.dispatch = dispatch
-        self.local_only: list[dict[str, Any]] = []
+
+    @property
+    def online(self) -> bool:
+        return self.dispatch.online
+
+    def submit(self, token: str, trip: dict[str, Any], done: Callable[[TripResult], None]) -> None:
+        frame, match, result = self._plan(trip)
+        if not self.dispatch.exchange(frame, match, lambda answer, error: done(result(answer, error))):
+            done(TripResult.queued("offline"))
 
     def upload(self, token: str, trip: dict[str, Any]) -> None:
-        if trip.get("ride_id") is None:
-            self.local_only.append(trip)
-            return
-        self.dispatch.complete(trip)
+        """Blocking :meth:`submit` (scripts, tests): NetworkError / RejectedError like the other clients."""
+        raise_for(self.wait(*self._plan(trip)))
+
+    def wait(self, frame: dict[str, Any], match, result) -> TripResult:
+        answered = threading.Event()
+        box: list[TripResult] = []
+
+        def on_done(answer, error):
+            box.append(result(answer, error))
+            answered.set()
+
+        if not self.dispatch.exchange(frame, match, on_done):
+            return TripResult.queued("offline")
+        if not answered.wait(self.dispatch.complete_timeout + 2):
+            return TripResult.queued("timeout", retry_in=RETRY_S)
+        return box[0]
+
+    @staticmethod
+    def _plan(trip: dict[str, Any]):
+        if trip.get("ride_id") is not None:
+            return ride_complete_frame(trip), completes_ride, _ride_result
+        return street_trip_frame(trip), records_street_trip(trip["trip_id"]), _street_result
+
+
+def _unanswered(error: BaseException) -> TripResult:
+    """No answer: the connection dropped (sent again when it returns) or the server was silent (later)."""
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        return TripResult.queued("timeout", retry_in=RETRY_S)
+    return TripResult.queued("offline")
+
+
+def _ride_result(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> TripResult:
+    """``ride_complete``: the pong means completed; a final error drops the trip; others keep it."""
+    if error is not None or answer is None:
+        return _unanswered(error or ConnectionError())
+    if answer.get("type") == "pong":
+        return TripResult.confirmed()
+    code, message = answer.get("code", ""), str(answer.get("message", ""))
+    if code in FINAL_COMPLETE_ERRORS:
+        return TripResult.rejected(code, message)
+    return TripResult.queued(code, message, RETRY_S)
+
+
+def _street_result(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> TripResult:
+    """``street_trip_complete``: ``street_trip_recorded`` means recorded (also when it already was)."""
+    if error is not None or answer is None:
+        return _unanswered(error or ConnectionError())
+    kind, code, message = answer.get("type"), answer.get("code", ""), error_text(answer)
+    if kind == "street_trip_recorded":
+        return TripResult.confirmed(answer)
+    if kind == "pong":  # no answer of its own: a server that does not know the message yet (protocol 1.0)
+        return TripResult.queued("no_answer", retry_in=RETRY_S)
+    if code in FINAL_STREET_ERRORS:
+        return TripResult.rejected(code, message)
+    return TripResult.queued(code, message, RETRY_S)  # not allowed now, internal error...: later
+
+
+def error_text(frame: dict[str, Any]) -> str:
+    """An ``error`` frame's message with the fields it names ("Mensagem inválida. (trace: …)")."""
+    message = str(frame.get("message", ""))
+    fields = frame.get("fields")
+    if isinstance(fields, dict) and fields:
+        parts = []
+        for name, errors in fields.items():
+            while isinstance(errors, (list, dict)) and errors:
+                errors = errors[0] if isinstance(errors, list) else next(iter(errors.values()))
+            parts.append(f"{name}: {errors}")
+        message = f"{message} ({'; '.join(parts)})"
+    return message
+
+
+def raise_for(result: TripResult) -> None:
+    """A :class:`TripResult` as the blocking ``upload`` reports it."""
+    if result.outcome == TripResult.REJECTED:
+        raise RejectedError(result.code, result.message)
+    if result.outcome == TripResult.QUEUED:
+        raise NetworkError(f"trip not recorded: {result.code} {result.message}".strip())

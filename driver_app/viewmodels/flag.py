@@ -67,7 +67,7 @@ class FlagViewModel(Observable):
 
     # -- transitions -------------------------------------------------------------------
 
-    def _set(self, state: DriverState) -> None:
+    def _set(self, state: DriverState, street: bool = False) -> None:
         self.state = state
         if state != DriverState.OCUPADO:
             self.reading = None
@@ -75,6 +75,8 @@ class FlagViewModel(Observable):
             msg: dict[str, Any] = {"type": "status", "state": state.value, "at": self.clock().isoformat()}
             if state == DriverState.OCUPADO and self.reading is not None:
                 msg["flag"] = int(self.reading.flag)
+            if street:
+                msg["street"] = True  # no dispatched ride: the central learns the cab is taken from this message
             self.dispatch.send(msg)
 
     def restore(self, state: DriverState) -> None:
@@ -104,10 +106,11 @@ class FlagViewModel(Observable):
         self._set(DriverState.A_CAMINHO)
         self.changed()
 
-    def trip_started(self, reading: Optional[MeterReading] = None) -> None:
+    def trip_started(self, reading: Optional[MeterReading] = None, street: bool = False) -> None:
+        """The meter runs (Art. 45); ``street``: a passenger taken in the street or at the ponto, not dispatched."""
         self.state = DriverState.OCUPADO
         self.reading = reading
-        self._set(DriverState.OCUPADO)
+        self._set(DriverState.OCUPADO, street=street)
         self.changed()
 
     def on_meter(self, reading: MeterReading) -> None:

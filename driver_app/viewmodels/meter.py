@@ -4,19 +4,27 @@ The meter state (``Meter.to_dict``) and the trip's trace are saved in
 ``meter.json`` so a restart mid-trip resumes where it was; finished trips go
 to ``sync_queue.json`` and are uploaded when the network allows (Art. 43: the
 server recomputes the fare from the trace).
+
+Ending a trip never waits for the network: :meth:`MeterViewModel.stop` closes
+the trip and shows the fare at once (the meter's total, Art. 43), then hands
+the trip to the trips client, whose ``submit`` returns at once; its answer
+arrives later on another thread and ``post`` (``Clock.schedule_once`` in the
+Kivy app, a queue in tests) brings it back to the UI thread: confirmed, kept
+in the queue for later, or refused with the server's message.
 """
 
 from __future__ import annotations
 
+import threading
 import uuid
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Callable, Collection, Optional
 
 from taxilaw.flags import Flag
 from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
 from taxilaw.tariffs import Tariff
 
-from ..clients import ApiError, RejectedError, TripsClient
+from ..clients import TripResult, TripsClient, upload_result
 from ..formatting import brl, hms, km
 from ..gps import GpsSource
 from ..storage import JsonStore
@@ -26,6 +34,8 @@ STATE_FILE = "meter"
 QUEUE_FILE = "sync_queue"
 REJECTED_FILE = "sync_rejected"
 
+Post = Callable[[Callable[[], None]], None]
+
 
 class MeterViewModel(Observable):
     start_text = "Iniciar corrida"
@@ -34,7 +44,7 @@ class MeterViewModel(Observable):
     def __init__(self, store: JsonStore, tariff: Tariff, gps: GpsSource, clock: Callable[[], datetime],
                  municipal_holidays: Collection[date] = (), params: MeterParams = DEFAULT_METER_PARAMS,
                  trips: Optional[TripsClient] = None, token: Callable[[], Optional[str]] = lambda: None,
-                 save_every_s: float = 5.0):
+                 save_every_s: float = 5.0, post: Optional[Post] = None):
         super().__init__()
         self.store = store
         self.tariff = tariff
@@ -49,7 +59,12 @@ class MeterViewModel(Observable):
         self.trip_id: Optional[str] = None
         self.ride_id: Optional[int] = None  # the dispatched ride this trip completes (None: street hail)
         self.tariff_note = ""  # where the tariff came from when it is not the server's ("sem conexão...")
-        self.sync_message = ""  # a trip the server refused for good
+        self.sync_message = ""  # the last answer worth telling: a trip refused for good, a street trip recorded
+        self.retry_note = ""  # why the queue waits although the central answered ("not allowed now"...)
+        self.sending: Optional[str] = None  # trip_id handed to the trips client, its answer not back yet
+        self.post: Post = post or (lambda fn: fn())  # runs an answer on the UI thread (Kivy: Clock)
+        self.on_trip_confirmed: Optional[Callable[[dict[str, Any], TripResult], None]] = None
+        self._retry_at: Optional[datetime] = None
         self.trace: list[dict[str, Any]] = []
         self.last: Optional[MeterReading] = None  # last reading (also after the stop: the fare)
         self.queue: list[dict[str, Any]] = list(store.load(QUEUE_FILE, []) or [])
@@ -148,32 +163,91 @@ class MeterViewModel(Observable):
         self.sync()
         return reading
 
-    def sync(self) -> int:
-        """Upload queued trips in order; stop at the first failure (no network). Returns how many went."""
-        if self.trips is None or not self.queue:
+    def sync(self, force: bool = False) -> int:
+        """Send the queued trips in order without blocking; returns how many were confirmed at once.
+
+        One trip is in flight at a time (``sending``); its answer (:meth:`_answered`) sends the next one.
+        A trip the central answered without recording waits ``retry_in`` seconds unless ``force``
+        (the connection came back)."""
+        if self.trips is None or not self.queue or self.sending is not None:
             return 0
-        sent = changed = 0
-        while self.queue:
-            try:
-                self.trips.upload(self.token() or "", self.queue[0])
-            except RejectedError as exc:  # the ride is no longer on board on the server: drop it, say so
-                trip = self.queue.pop(0)
-                rejected = list(self.store.load(REJECTED_FILE, []) or [])
-                rejected.append(dict(trip, rejected=exc.code, rejected_message=exc.message))
-                self.store.save(REJECTED_FILE, rejected)
-                ride = f" #{trip['ride_id']}" if trip.get("ride_id") is not None else ""
-                self.sync_message = (f"Corrida{ride} descartada: não está mais em andamento na central"
-                                     f" ({exc.message or exc.code}).")
-                changed += 1
-                continue
-            except (ApiError, ConnectionError, OSError):
+        if not force and self._retry_at is not None and self.clock() < self._retry_at:
+            return 0
+        self._retry_at = None
+        confirmed = 0
+        while self.queue and self.sending is None:
+            trip = self.queue[0]
+            self.sending = trip["trip_id"]
+            result = self._submit(trip)
+            if result is None:  # in flight: the answer comes through post
                 break
-            self.queue.pop(0)
-            sent += 1
-        if sent or changed:
-            self.store.save(QUEUE_FILE, self.queue)
-            self.changed()
-        return sent
+            confirmed += result.outcome == TripResult.CONFIRMED
+            if not self._apply(trip["trip_id"], result):
+                break
+        self.changed()
+        return confirmed
+
+    def _submit(self, trip: dict[str, Any]) -> Optional[TripResult]:
+        """Hand the trip to the client: its result if known at once (offline, an in-memory client), else None."""
+        token = self.token() or ""
+        submit = getattr(self.trips, "submit", None)
+        caller, at_once, box = threading.get_ident(), [True], []
+
+        def done(result: TripResult) -> None:
+            if at_once[0] and threading.get_ident() == caller:
+                box.append(result)  # answered inside submit, on this thread
+            else:
+                self.post(lambda: self._answered(trip["trip_id"], result))
+
+        try:
+            if submit is None:  # a client without submit answers at once (the in-memory fakes)
+                return upload_result(self.trips, token, trip)
+            submit(token, trip, done)
+        except (KeyError, TypeError, ValueError) as exc:  # a queue item the client cannot even encode
+            return TripResult.rejected("invalid", str(exc))
+        finally:
+            at_once[0] = False
+        return box[0] if box else None
+
+    def _answered(self, trip_id: str, result: TripResult) -> None:
+        """The answer to a trip in flight, on the UI thread."""
+        if self.sending != trip_id:
+            return  # this trip is not in flight any more
+        go_on = self._apply(trip_id, result)
+        self.changed()
+        if go_on:
+            self.sync()
+
+    def _apply(self, trip_id: str, result: TripResult) -> bool:
+        """Update the queue with one answer; True when the next trip may be sent."""
+        self.sending = None
+        index = next((i for i, t in enumerate(self.queue) if t["trip_id"] == trip_id), None)
+        if index is None:
+            return True
+        trip = self.queue[index]
+        if result.outcome == TripResult.QUEUED:
+            self.retry_note = result.message
+            if result.retry_in:
+                self._retry_at = self.clock() + timedelta(seconds=result.retry_in)
+            return False
+        self.queue.pop(index)
+        self.store.save(QUEUE_FILE, self.queue)
+        self.retry_note = ""
+        street = trip.get("ride_id") is None
+        if result.outcome == TripResult.REJECTED:
+            rejected = list(self.store.load(REJECTED_FILE, []) or [])
+            rejected.append(dict(trip, rejected=result.code, rejected_message=result.message))
+            self.store.save(REJECTED_FILE, rejected)
+            reason = result.message or result.code
+            self.sync_message = (f"Corrida de rua recusada pela central: {reason}" if street else
+                                 f"Corrida #{trip['ride_id']} descartada: não está mais em andamento na central"
+                                 f" ({reason}).")
+            return True
+        ride_id = result.answer.get("ride_id")
+        self.sync_message = (f"Corrida de rua registrada na central (nº {ride_id})." if street and ride_id else "")
+        if self.on_trip_confirmed is not None:
+            self.on_trip_confirmed(trip, result)
+        return True
 
     # -- display ------------------------------------------------------------------------------
 
@@ -217,9 +291,13 @@ class MeterViewModel(Observable):
     @property
     def sync_text(self) -> str:
         n = len(self.queue)
+        if self.sending is not None:
+            more = n - 1
+            return "Enviando à central: aguardando confirmação…" + (f" (+{more} na fila)" if more > 0 else "")
         if n == 0:
             return self.sync_message or "Corridas sincronizadas"
-        return f"{n} corrida{'s' if n > 1 else ''} aguardando conexão"
+        waiting = f"{n} corrida{'s' if n > 1 else ''} aguardando"
+        return f"{waiting}: {self.retry_note}" if self.retry_note else f"{waiting} conexão"
 
     @property
     def tariff_text(self) -> str:

@@ -1,5 +1,6 @@
 """WsDispatchClient against a small local websocket server (no Django): header token, translation,
-callbacks through ``post``, reconnection restoring the offer and the ride, ride_complete's verdict."""
+callbacks through ``post``, reconnection restoring the offer and the ride, ride_complete's verdict,
+street trips (street_trip_complete) and finished trips sent without blocking the UI thread."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import time
 
 import pytest
 
-from driver_app.clients import NetworkError, RejectedError
+from driver_app.clients import NetworkError, RejectedError, TripResult
 from driver_app.ws import (DispatchTripsClient, UiQueue, WsDispatchClient, offer_to_app, ride_complete_frame,
-                           to_app, to_server, ws_url)
+                           street_trip_frame, to_app, to_server, ws_url)
 
 OFFER = {"id": 7, "ride_id": 3, "status": "pending", "expires_at": "2026-03-04T13:00:20+00:00", "distance_m": 420,
          "reason": "táxi livre mais próximo (420 m)", "pickup": {"lat": -21.13, "lon": -42.36, "address": "Praça"}}
@@ -23,6 +24,8 @@ def test_urls_and_translation():
     assert ws_url("https://taxi.muriae.mg.gov.br/") == "wss://taxi.muriae.mg.gov.br/ws/driver/"
     assert to_server({"type": "status", "state": "livre", "at": "x"}) == {"type": "status", "status": "livre"}
     assert to_server({"type": "status", "state": "a_caminho"}) is None  # the server sets it on accept
+    assert to_server({"type": "status", "state": "ocupado", "flag": 1}) is None  # on board: the server sets it
+    assert to_server({"type": "status", "state": "ocupado", "flag": 1, "street": True}) == {"type": "status", "status": "ocupado"}
     assert to_server({"type": "accept", "offer_id": 7}) == {"type": "offer_accept", "offer_id": 7}
     assert to_server({"type": "decline", "offer_id": 7, "reason": "busy"}) == {"type": "offer_decline", "offer_id": 7}
     assert to_server({"type": "position", "lat": 1.0, "lon": 2.0, "accuracy_m": 5.0, "at": "x"}) == {
@@ -53,6 +56,10 @@ class Server:
         self.ride = None
         self.offer = OFFER
         self.connections = []
+        self.street: dict[str, int] = {}  # trip_id -> ride id: recorded once
+        self.street_refusal = None  # an error frame to answer street trips with
+        self.hold = threading.Event()  # street trips are answered only while set
+        self.hold.set()
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -94,6 +101,17 @@ class Server:
                         self.ride = None
                     else:
                         await ws.send(json.dumps({"type": "error", "code": "wrong_state", "message": "A corrida está em “concluída”."}))
+                elif frame["type"] == "street_trip_complete":  # like the consumer: one frame at a time
+                    while not self.hold.is_set():
+                        await asyncio.sleep(0.01)
+                    if self.street_refusal:
+                        await ws.send(json.dumps(dict(self.street_refusal, trip_id=frame["trip_id"])))
+                        continue
+                    duplicate = frame["trip_id"] in self.street
+                    ride_id = self.street.setdefault(frame["trip_id"], 100 + len(self.street))
+                    await ws.send(json.dumps({"type": "street_trip_recorded", "trip_id": frame["trip_id"], "ride_id": ride_id,
+                                              "fare": frame["meter_total"], "server_total": frame["meter_total"],
+                                              "meter_disagreement": False, "duplicate": duplicate}))
 
         async def main():
             async with serve(handler, "127.0.0.1", 0) as server:
@@ -176,8 +194,14 @@ def test_header_token_offer_reconnect_and_complete(server):
         with pytest.raises(RejectedError) as exc:
             trips.upload("good", trip)  # not on board any more
         assert exc.value.code == "wrong_state"
-        trips.upload("good", {"trip_id": "hail", "ride_id": None, "total": "7.00", "trace": []})
-        assert trips.local_only[0]["trip_id"] == "hail"
+        # a street hail (no ride): street_trip_complete, answered with the ride the server recorded
+        hail = {"trip_id": "5f0c3c1e9f7a4e7d8a5b2c1d0e9f8a7b", "ride_id": None, "total": "7.00",
+                "started_at": "2026-03-04T10:00:00-03:00", "stopped_at": "2026-03-04T10:05:00-03:00",
+                "trace": trip["trace"]}
+        trips.upload("good", hail)
+        trips.upload("good", hail)  # sent again (a lost answer): the server records it once
+        sent = [f for f in server.received if f["type"] == "street_trip_complete"]
+        assert len(sent) == 2 and sent[0] == street_trip_frame(hail) and list(server.street) == [hail["trip_id"]]
     finally:
         client.close()
     with pytest.raises(NetworkError):
@@ -195,3 +219,132 @@ def test_refused_handshake_stops_reconnecting(server):
         client.close()
     # 4401 before accept: the server refuses the handshake, or closes at once; either way no offer
     assert not [m for m in seen if m.get("type") == "offer"]
+
+
+def meter_on(client, store, clock, ui):
+    from taxilaw.tariffs import MURIAE_DEMO_TARIFF
+    from driver_app.gps import ReplayGps
+    from driver_app.viewmodels import MeterViewModel
+
+    gps = ReplayGps([(-21.13 - i * 0.00005, -42.36, 5.0) for i in range(60)], clock)
+    vm = MeterViewModel(store, MURIAE_DEMO_TARIFF, gps, clock, trips=DispatchTripsClient(client), token=lambda: "good",
+                        save_every_s=0, post=ui)
+    return vm, gps
+
+
+def street_trip(vm, gps, clock, seconds=20) -> float:
+    vm.start()
+    for _ in range(seconds):
+        clock.advance(1)
+        gps.step()
+    started = time.perf_counter()
+    vm.stop()
+    return time.perf_counter() - started
+
+
+@pytest.mark.article("Art. 43")
+def test_a_street_trip_ends_at_once_while_the_central_takes_its_time(server, store, clock):
+    ui = UiQueue()
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.1,))
+    try:
+        client.connect("good", lambda message: None)
+        assert wait_for(ui, lambda: client.online)
+        vm, gps = meter_on(client, store, clock, ui)
+        server.hold.clear()  # the central answers only when the test says so
+        took = street_trip(vm, gps, clock)
+        assert took < 0.5 and vm.sync_text == "Enviando à central: aguardando confirmação…"
+        assert vm.status_text == f"Corrida encerrada: cobrar {vm.total_text}"
+        assert wait_for(ui, lambda: any(f["type"] == "street_trip_complete" for f in server.received))
+        frame = [f for f in server.received if f["type"] == "street_trip_complete"][0]
+        assert frame["meter_total"] == str(vm.last.total) and frame["trip_id"] == vm.queue[0]["trip_id"]
+        assert frame["started_at"] == vm.queue[0]["started_at"] and len(frame["trace"]) == 20
+        assert vm.sending is not None  # no answer yet
+        server.hold.set()
+        assert wait_for(ui, lambda: vm.sending is None)
+        assert vm.queue == [] and vm.sync_text == "Corrida de rua registrada na central (nº 100)."
+
+        # the server refuses the next one for good: dropped, with the server's message
+        server.street_refusal = {"type": "error", "code": "cab_busy",
+                                 "message": "Este táxi tem uma corrida da central em andamento."}
+        street_trip(vm, gps, clock)
+        assert wait_for(ui, lambda: vm.sending is None)
+        assert vm.queue == [] and vm.sync_text == ("Corrida de rua recusada pela central: "
+                                                   "Este táxi tem uma corrida da central em andamento.")
+        assert store.load("sync_rejected")[0]["rejected"] == "cab_busy"
+        server.street_refusal = None
+
+        # no answer in time (a lost answer): kept, and sent again later; the server records it once
+        client.complete_timeout = 0.3
+        server.hold.clear()
+        street_trip(vm, gps, clock)
+        assert wait_for(ui, lambda: vm.sending is None)
+        assert len(vm.queue) == 1 and vm.sync_text == "1 corrida aguardando conexão"
+        server.hold.set()
+        time.sleep(0.2)
+        vm.sync()
+        assert vm.sending is None  # the central answered late: wait before trying again
+        clock.advance(31)
+        vm.sync()
+        assert wait_for(ui, lambda: not vm.queue)
+        assert len([f for f in server.received if f["type"] == "street_trip_complete"]) == 4
+        assert len(server.street) == 2
+    finally:
+        server.hold.set()
+        client.close()
+
+
+def test_without_a_connection_the_trip_is_queued_at_once_and_sent_on_reconnection(server, store, clock):
+    ui = UiQueue()
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.1,))
+    vm, gps = meter_on(client, store, clock, ui)
+    street_trip(vm, gps, clock)  # never connected
+    assert vm.sending is None and len(vm.queue) == 1 and vm.sync_text == "1 corrida aguardando conexão"
+    try:
+        client.connect("good", lambda message: message.get("online") and vm.sync(force=True))
+        trip_id = vm.queue[0]["trip_id"]
+        assert wait_for(ui, lambda: not vm.queue)
+        assert list(server.street) == [trip_id] and store.load("sync_queue") == []
+    finally:
+        client.close()
+
+
+def test_closing_the_socket_answers_the_trip_in_flight(server, store, clock):
+    ui = UiQueue()
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.1,))
+    client.connect("good", lambda message: None)
+    assert wait_for(ui, lambda: client.online)
+    vm, gps = meter_on(client, store, clock, ui)
+    server.hold.clear()
+    try:
+        street_trip(vm, gps, clock)
+        assert vm.sending is not None
+    finally:
+        client.close()
+        server.hold.set()
+    assert wait_for(ui, lambda: vm.sending is None) and len(vm.queue) == 1
+    assert vm.sync_text == "1 corrida aguardando conexão"
+
+
+def test_answers_to_trips_are_sorted_into_confirmed_queued_and_rejected():
+    from driver_app import ws
+
+    uid = "5f0c3c1e-9f7a-4e7d-8a5b-2c1d0e9f8a7b"
+    match = ws.records_street_trip(uid.replace("-", ""))
+    assert match({"type": "street_trip_recorded", "trip_id": uid, "ride_id": 4})
+    assert not match({"type": "street_trip_recorded", "trip_id": "00000000-0000-0000-0000-000000000000"})
+    assert match({"type": "error", "code": "cab_busy", "trip_id": uid})
+    assert match({"type": "error", "code": "invalid", "fields": {"trace": ["vazio"]}})  # the frame as a whole
+    assert not match({"type": "error", "code": "offer_gone", "message": "outra coisa"})
+    street = ws._street_result
+    assert street({"type": "street_trip_recorded", "ride_id": 4}, None).outcome == TripResult.CONFIRMED
+    refused = street({"type": "error", "code": "invalid", "message": "Mensagem inválida.",
+                      "fields": {"trace": {"non_field_errors": ["Pelo menos 1 elemento."]}}}, None)
+    assert refused.outcome == TripResult.REJECTED and refused.message == "Mensagem inválida. (trace: Pelo menos 1 elemento.)"
+    later = street({"type": "error", "code": "not_allowed", "message": "CMT vencida.", "trip_id": uid}, None)
+    assert later.outcome == TripResult.QUEUED and later.retry_in == ws.RETRY_S and later.message == "CMT vencida."
+    assert street({"type": "error", "code": "unknown_type", "message": "?"}, None).outcome == TripResult.QUEUED
+    assert street(None, ConnectionError()).retry_in == 0 and street(None, TimeoutError()).retry_in == ws.RETRY_S
+    ride = ws._ride_result
+    assert ride({"type": "pong"}, None).outcome == TripResult.CONFIRMED
+    assert ride({"type": "error", "code": "wrong_state"}, None).outcome == TripResult.REJECTED
+    assert ride({"type": "error", "code": "internal"}, None).outcome == TripResult.QUEUED

@@ -17,7 +17,7 @@ from driver_app.session import build_session
 from driver_app.viewmodels import DriverState
 from driver_app.ws import UiQueue
 
-from .client import passenger
+from .client import Client, passenger
 from .conftest import free_port
 
 pytestmark = pytest.mark.e2e
@@ -131,10 +131,12 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         drive(session, clock, 90)
         assert session.flag.label in ("Bandeira I", "Bandeira II")
         assert session.meter.last.total > session.meter.tariff.bandeirada
-        session.stop_trip()  # ride_complete {meter_total, trace} on the socket
+        session.stop_trip()  # ride_complete {meter_total, trace} on the socket, without waiting for the answer
         total = session.meter.last.total
-        assert session.meter.queue == [] and session.meter.sync_text == "Corridas sincronizadas"
         assert session.flag.state == DriverState.LIVRE and not session.ride.active
+        assert session.meter.sync_text == "Enviando à central: aguardando confirmação…"
+        await until(ui, lambda: session.meter.sending is None, what="the central's answer")
+        assert session.meter.queue == [] and session.meter.sync_text == "Corridas sincronizadas"
 
         done = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "completed")
         assert Decimal(done["ride"]["fare"]) == total  # Art. 43: the phone's total is the fare
@@ -195,13 +197,18 @@ def test_network_lost_mid_trip_the_trip_waits_and_is_sent_when_it_returns(platfo
         done = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "completed")
         assert Decimal(done["ride"]["fare"]) == total
 
-        # the same trip again: the ride is no longer on board -> dropped, and the driver is told
-        trip = {"trip_id": "again", "ride_id": done["ride"]["id"], "total": str(total), "trace": []}
+        # the same trip again (a phone that missed the answer): answered as the first time, nothing changes
+        trip = {"trip_id": "again", "ride_id": done["ride"]["id"], "total": str(total + 1), "trace": []}
         session.meter.queue.append(trip)
         session.meter.sync()
-        assert session.meter.queue == []
-        assert "descartada" in session.meter.sync_text and f"#{done['ride']['id']}" in session.meter.sync_text
-        assert session.store.load("sync_rejected")[0]["rejected"] == "wrong_state"
+        await until(ui, lambda: session.meter.sending is None, what="the answer")
+        assert session.meter.queue == [] and "descartada" not in session.meter.sync_text
+        assert not session.store.load("sync_rejected")
+        again = await Client.open(f"ws://127.0.0.1:{port}/ws/passenger/", origin=f"http://127.0.0.1:{port}")
+        await again.send(type="auth", token=world["other_passenger_token"])
+        snapshot = await again.recv_until("snapshot")
+        assert not any(r["id"] == done["ride"]["id"] for r in snapshot["rides"])  # completed once, not reopened
+        await again.close()
         await p.close()
 
     try:
