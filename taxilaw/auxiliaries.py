@@ -1,4 +1,4 @@
-"""Drivers and auxiliaries: Art. 1, IV and §5, Cap. VII (Art. 48, 49, 51, 52)."""
+"""Drivers and auxiliaries: Art. 1, IV, §5 and §6, Cap. VII (Art. 48, 49, 51, 52)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,18 @@ from .calendar import is_quarter_end, quarter_end
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .parameters import Parameters
+from .split import REGIME_CTPS, REGIME_LAW
 
 #: Art. 48: auxiliaries per permit; 1 for a grandfathered co-owned cab (Art. 14).
 MAX_AUXILIARIES = 2
 MAX_AUXILIARIES_CO_OWNED = 1
+
+#: Reading of Art. 1, §5 with §6 (docs/readings-registry.md, "Art. 1, §5 and §6: the CTPS employee and the
+#: quarterly proof"): §5 obliges the auxiliary to contribute "como autônomo" and to prove it quarterly; an
+#: auxiliary employed under the CTPS (§6) is not an autonomous worker, the employer withholds and pays his
+#: contribution, so the quarterly proof of an autonomous contribution is not asked of him nor is his
+#: authorization cancelled for lacking it. Remove ``REGIME_CTPS`` here if DIMUTRAN decides otherwise.
+QUARTERLY_PROOF_EXEMPT_REGIMES: frozenset[str] = frozenset({REGIME_CTPS})
 
 _ONE_DAY = timedelta(days=1)
 
@@ -56,6 +64,15 @@ def _next_quarter_end(day: date) -> date:
     return quarter_end(day + _ONE_DAY)
 
 
+def quarterly_proof_required(regime: str = REGIME_LAW) -> bool:
+    """Must the auxiliary present the quarterly proof of an autonomous contribution? (Art. 1, §5; Art. 1, §6).
+
+    Yes in the partnership of §3 and under a written contract of §6 (the auxiliary stays autonomous); no
+    when he is employed under the CTPS (``QUARTERLY_PROOF_EXEMPT_REGIMES``).
+    """
+    return regime not in QUARTERLY_PROOF_EXEMPT_REGIMES
+
+
 def social_security_due(authorized_on: date, last_proof_quarter_end: Optional[date], params: Parameters) -> date:
     """Last day to present the next quarterly social-security proof (Art. 1, §5).
 
@@ -73,10 +90,20 @@ def social_security_due(authorized_on: date, last_proof_quarter_end: Optional[da
     return quarter + timedelta(days=grace)
 
 
+_CTPS_NO_QUARTERLY_PROOF = Decision.allow("Art. 1, §5", "Art. 1, §6")
+
+
 def social_security_status(
-    authorized_on: date, last_proof_quarter_end: Optional[date], params: Parameters, on: date
+    authorized_on: date, last_proof_quarter_end: Optional[date], params: Parameters, on: date, regime: str = REGIME_LAW
 ) -> Decision:
-    """Is the auxiliary's quarterly social-security proof up to date? Overdue cancels the authorization (Art. 1, §5)."""
+    """Is the auxiliary's quarterly social-security proof up to date? Overdue cancels the authorization (Art. 1, §5).
+
+    ``regime`` is the authorization's §6 regime (``taxilaw.split.REGIMES``): an auxiliary employed under the
+    CTPS contributes through the employer, not as an autonomous worker, so no quarterly proof is due from
+    him (``quarterly_proof_required``) and the answer is always allowed, citing §5 and §6.
+    """
+    if not quarterly_proof_required(regime):
+        return _CTPS_NO_QUARTERLY_PROOF
     due = social_security_due(authorized_on, last_proof_quarter_end, params)
     if on <= due:
         return Decision.allow("Art. 1, §5")

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Optional, Union
 
-from .auxiliaries import cmt_valid, social_security_status
+from .auxiliaries import cmt_valid, quarterly_proof_required, social_security_status
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .parameters import Parameters, default_parameters
 from .permits import PermitStatus
+from .split import REGIME_LAW
 from .vehicles import InspectionResult, inspection_status, may_admit_vehicle
 
 #: Muriaé's civil time (Brazil has had no daylight saving since 2019).
@@ -44,6 +45,8 @@ class ComplianceFacts:
     auxiliary_authorization_active: bool = False
     auxiliary_authorized_on: Optional[date] = None
     social_security_last_proof_quarter_end: Optional[date] = None
+    # The authorization's regime (Art. 1, §6; taxilaw.split.REGIMES): "ctps" owes no quarterly proof (§5).
+    auxiliary_split_regime: str = REGIME_LAW
 
 
 _ALLOWED = Decision.allow(
@@ -51,6 +54,11 @@ _ALLOWED = Decision.allow(
 )
 _ALLOWED_AUXILIARY = Decision.allow(
     "Art. 1, IV", "Art. 1, §5", "Art. 4", "Art. 9", "Art. 28", "Art. 35", "Art. 38", "Art. 48", "Art. 51", "Art. 54, b"
+)
+#: An auxiliary employed under the CTPS: §5's quarterly proof is not asked of him (§6; docs/readings-registry.md).
+_ALLOWED_AUXILIARY_CTPS = Decision.allow(
+    "Art. 1, IV", "Art. 1, §5", "Art. 1, §6", "Art. 4", "Art. 9", "Art. 28", "Art. 35", "Art. 38", "Art. 48", "Art. 51",
+    "Art. 54, b"
 )
 
 _STATUS_REASONS = {
@@ -103,7 +111,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
     § único); inspection failed (Art. 38), missing or overdue (Art. 35); CMT
     missing or expired (Art. 51); for an auxiliary, authorization not active
     (Art. 1, IV, Art. 49) or quarterly social-security proof overdue (Art. 1,
-    §5).
+    §5; not asked of an auxiliary employed under the CTPS, Art. 1, §6).
     """
     on = local_date(now)
     reasons: list[Reason] = []
@@ -152,10 +160,13 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
         else:
             reasons.extend(
                 social_security_status(
-                    facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params(), on
+                    facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params(), on,
+                    facts.auxiliary_split_regime,
                 ).reasons
             )
 
     if not reasons:
-        return _ALLOWED_AUXILIARY if auxiliary else _ALLOWED
+        if not auxiliary:
+            return _ALLOWED
+        return _ALLOWED_AUXILIARY if quarterly_proof_required(facts.auxiliary_split_regime) else _ALLOWED_AUXILIARY_CTPS
     return Decision.refuse(*reasons)

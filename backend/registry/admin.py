@@ -2,6 +2,7 @@
 the admin shows the whole registry and edits plain data."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import (
     Alvara, Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RenewalDocument, RevocationInquiry,
@@ -69,9 +70,18 @@ class InspectionAdmin(admin.ModelAdmin):
 
 @admin.register(Auxiliary)
 class AuxiliaryAdmin(admin.ModelAdmin):
-    list_display = ("person", "permit", "authorized_on", "status", "contract_auxiliary_percent")
-    list_filter = ("status",)
+    list_display = ("person", "permit", "authorized_on", "status", "split_regime", "contract_auxiliary_percent")
+    list_filter = ("status", "split_regime")
     search_fields = ("person__full_name", "permit__number")
+    # Art. 1, §6: the regime and its data; Auxiliary.clean puts each missing or wrong datum on its field.
+    fieldsets = (
+        (None, {"fields": ("permit", "person", "authorized_on", "status", "cancelled_on", "cancel_reason")}),
+        (_("Partilha do valor bruto (Art. 1, §3 e §6)"), {"fields": ("split_regime",)}),
+        (_("Contrato escrito (Art. 1, §6)"), {"fields": (
+            "contract_auxiliary_percent", "contract_signed_on", "contract_witness_1", "contract_witness_2",
+            "contract_reference")}),
+        (_("Emprego com CTPS (Art. 1, §6)"), {"fields": ("ctps_number", "ctps_series")}),
+    )
 
 
 @admin.register(SocialSecurityProof)

@@ -6,11 +6,13 @@ transaction each, checked by the law core) and reads go through
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from taxilaw.revocation import RevocationGround
+from taxilaw.split import REGIME_DATUM, check_regime
 
 
 class Person(models.Model):
@@ -226,17 +228,39 @@ class Auxiliary(models.Model):
         ACTIVE = "active", _("ativa")
         CANCELLED = "cancelled", _("cancelada")
 
+    class SplitRegime(models.TextChoices):
+        """Art. 1, §3 and §6: partnership 25/75, written contract with another share, or employment (CTPS)."""
+
+        LAW = "law", _("parceria da lei: 25% auxiliar / 75% permissionário (Art. 1, §3)")
+        CONTRACT = "contract", _("contrato escrito com duas testemunhas (Art. 1, §6)")
+        CTPS = "ctps", _("emprego com registro em CTPS: sem partilha (Art. 1, §6)")
+
+    #: The model field of each datum of ``taxilaw.split.check_regime``.
+    REGIME_FIELDS = {
+        "kind": "split_regime", "auxiliary_percent": "contract_auxiliary_percent", "signed_on": "contract_signed_on",
+        "witness_1": "contract_witness_1", "witness_2": "contract_witness_2",
+        "ctps_number": "ctps_number", "ctps_series": "ctps_series",
+    }
+
     permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="auxiliaries")
     person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="auxiliary_roles")
     authorized_on = models.DateField(_("autorizado em"))
     status = models.CharField(_("situação"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     cancelled_on = models.DateField(_("cancelado em"), null=True, blank=True)
     cancel_reason = models.CharField(_("motivo do cancelamento"), max_length=255, blank=True)
-    # Art. 1, §6: a written contract may replace the 25/75 split.
+    # Art. 1, §6: a written contract may replace the 25/75 split, or the CTPS an employment.
+    split_regime = models.CharField(
+        _("regime da partilha (Art. 1, §3 e §6)"), max_length=10, choices=SplitRegime.choices, default=SplitRegime.LAW
+    )
     contract_auxiliary_percent = models.DecimalField(
         _("percentual do auxiliar em contrato (Art. 1, §6)"), max_digits=5, decimal_places=2, null=True, blank=True
     )
     contract_reference = models.CharField(_("contrato escrito (Art. 1, §6)"), max_length=255, blank=True)
+    contract_signed_on = models.DateField(_("data do contrato escrito (Art. 1, §6)"), null=True, blank=True)
+    contract_witness_1 = models.CharField(_("1ª testemunha do contrato (Art. 1, §6)"), max_length=160, blank=True)
+    contract_witness_2 = models.CharField(_("2ª testemunha do contrato (Art. 1, §6)"), max_length=160, blank=True)
+    ctps_number = models.CharField(_("número da CTPS (Art. 1, §6)"), max_length=20, blank=True)
+    ctps_series = models.CharField(_("série da CTPS (Art. 1, §6)"), max_length=10, blank=True)
 
     class Meta:
         verbose_name = _("motorista auxiliar")
@@ -247,6 +271,37 @@ class Auxiliary(models.Model):
                 fields=["person"], condition=Q(status="active"), name="auxiliary_on_one_permit"
             ),
         ]
+
+    @property
+    def regime(self) -> str:
+        """The regime in force (Art. 1, §3 and §6): ``split_regime``, except that a §6 percentage registered
+        without it (``authorize_auxiliary`` records only the percentage and the contract's reference) is a
+        written contract."""
+        if self.split_regime == self.SplitRegime.LAW and self.contract_auxiliary_percent is not None:
+            return self.SplitRegime.CONTRACT
+        return self.split_regime
+
+    def clean(self):
+        """The regime's data, per regime, with a message on each wrong field (Art. 1, §6; ``check_regime``).
+
+        An authorization whose regime data is not being changed is not judged again: a percentage registered
+        with only its contract's reference (``authorize_auxiliary``) keeps the permit's other admin edits open."""
+        super().clean()
+        names = list(self.REGIME_FIELDS.values())
+        stored = type(self).objects.filter(pk=self.pk).values(*names).first() if self.pk is not None else None
+        if stored is not None and all(stored[name] == getattr(self, name) for name in names):
+            return
+        decision = check_regime(
+            self.split_regime, auxiliary_percent=self.contract_auxiliary_percent, signed_on=self.contract_signed_on,
+            witnesses=(self.contract_witness_1, self.contract_witness_2),
+            ctps_number=self.ctps_number, ctps_series=self.ctps_series,
+        )
+        if not decision:
+            errors: dict[str, list[str]] = {}
+            for reason in decision.reasons:
+                field = self.REGIME_FIELDS[REGIME_DATUM.get(reason.code, "kind")]
+                errors.setdefault(field, []).append(reason.render(gettext))
+            raise ValidationError(errors)
 
 
 class SocialSecurityProof(models.Model):

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.tariffs.formatting import brl
 
-from .models import WeekClosure, WeeklyStatement
+from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -20,6 +20,24 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class AdjustmentInline(admin.TabularInline):
+    """Late rides of closed weeks carried into this statement (Art. 1, §3)."""
+
+    model = StatementAdjustment
+    fk_name = "statement"
+    extra = 0
+    can_delete = False
+    fields = ("original_week_start", "original_week_end", "original_statement", "rides", "gross", "settled_gross",
+              "auxiliary_percent", "auxiliary_part", "holder_part")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(WeeklyStatement)
 class WeeklyStatementAdmin(ReadOnlyAdmin):
     list_display = ("week_start", "permit", "driver", "role", "rides", "gross_brl", "auxiliary_brl", "holder_brl",
@@ -28,6 +46,7 @@ class WeeklyStatementAdmin(ReadOnlyAdmin):
     search_fields = ("permit__number", "driver__full_name", "driver__cpf")
     date_hierarchy = "week_start"
     list_select_related = ("permit", "driver")
+    inlines = [AdjustmentInline]
 
     @admin.display(description=_("valor bruto"), ordering="gross")
     def gross_brl(self, obj):
@@ -48,4 +67,15 @@ class WeeklyStatementAdmin(ReadOnlyAdmin):
 
 @admin.register(WeekClosure)
 class WeekClosureAdmin(ReadOnlyAdmin):
-    list_display = ("week_start", "week_end", "closed_at", "statements")
+    list_display = ("week_start", "week_end", "closed_at", "statements", "late_rides")
+
+
+@admin.register(StatementRide)
+class StatementRideAdmin(ReadOnlyAdmin):
+    """Which statement counted each completed ride; a ride with an adjustment was recorded after its week closed."""
+
+    list_display = ("ride", "completed_at", "fare", "statement", "adjustment")
+    list_filter = (("adjustment", admin.EmptyFieldListFilter),)
+    search_fields = ("statement__permit__number", "statement__driver__full_name")
+    list_select_related = ("ride", "statement__permit", "statement__driver", "adjustment__statement__permit",
+                           "adjustment__statement__driver")

@@ -18,7 +18,59 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import documents, selectors, services
-from .models import WeeklyStatement
+from .models import StatementAdjustment, WeeklyStatement
+
+
+class StatementRideSerializer(serializers.Serializer):
+    """A late ride as counted: id, when it was completed, the fare."""
+
+    ride = serializers.IntegerField(source="ride_id", read_only=True)
+    completed_at = serializers.DateTimeField(read_only=True)
+    fare = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    """Rides of a closed week recorded after its closing, carried into this statement (Art. 1, §3)."""
+
+    pending = serializers.SerializerMethodField()
+    label = serializers.SerializerMethodField()
+    agreement_display = serializers.CharField(source="get_agreement_display", read_only=True)
+    holder_name = serializers.SerializerMethodField()
+    late_rides = StatementRideSerializer(source="ride_list", many=True, read_only=True)
+
+    class Meta:
+        model = StatementAdjustment
+        fields = [
+            "id", "pending", "label", "original_week_start", "original_week_end", "original_statement", "holder",
+            "holder_name", "role", "agreement", "agreement_display", "auxiliary_percent", "settled_gross", "rides",
+            "gross", "auxiliary_part", "holder_part", "late_rides",
+        ]
+        read_only_fields = fields
+
+    def get_pending(self, obj) -> bool:
+        """Not stored yet: found in a running week, carried at the next closing."""
+        return obj.pk is None
+
+    def get_label(self, obj) -> str:
+        return documents.adjustment_label(obj)
+
+    def get_holder_name(self, obj) -> str:
+        return obj.holder.full_name if obj.holder else ""
+
+
+class CarriedLaterSerializer(serializers.ModelSerializer):
+    """On a closed statement: rides of its week recorded after its closing and the statement that carried them."""
+
+    week_start = serializers.DateField(source="statement.week_start", read_only=True)
+    label = serializers.SerializerMethodField()
+
+    class Meta:
+        model = StatementAdjustment
+        fields = ["statement", "week_start", "rides", "gross", "label"]
+        read_only_fields = fields
+
+    def get_label(self, obj) -> str:
+        return documents.carried_later_text(obj)
 
 
 class WeeklyStatementSerializer(serializers.ModelSerializer):
@@ -29,6 +81,14 @@ class WeeklyStatementSerializer(serializers.ModelSerializer):
     agreement_display = serializers.CharField(source="get_agreement_display", read_only=True)
     driver_part = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
     is_closed = serializers.BooleanField(read_only=True)
+    no_split = serializers.BooleanField(read_only=True)
+    split_label = serializers.SerializerMethodField()
+    adjustments = AdjustmentSerializer(source="adjustment_lines", many=True, read_only=True)
+    late_gross = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
+    total_gross = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
+    total_auxiliary_part = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
+    total_holder_part = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
+    carried_later = CarriedLaterSerializer(source="carried_later_lines", many=True, read_only=True)
     expenses_note = serializers.SerializerMethodField()
     csv_url = serializers.SerializerMethodField()
     pdf_url = serializers.SerializerMethodField()
@@ -40,11 +100,17 @@ class WeeklyStatementSerializer(serializers.ModelSerializer):
             "week_start", "week_end", "rides", "gross", "auxiliary_percent", "auxiliary_part", "holder_part",
             "driver_part", "agreement", "agreement_display", "contract_reference", "is_closed", "closed_at",
             "expenses_note", "csv_url", "pdf_url",
+            "no_split", "split_label", "contract_signed_on", "contract_witnesses", "ctps_number", "ctps_series",
+            "adjustments", "late_gross", "total_gross", "total_auxiliary_part", "total_holder_part", "carried_later",
         ]
         read_only_fields = fields
 
     def get_holder_name(self, obj) -> str:
         return obj.holder.full_name if obj.holder else ""
+
+    def get_split_label(self, obj) -> str:
+        """The split in words: law 25/75, the §6 contract (date, witnesses) or the CTPS employment."""
+        return documents.split_label(obj)
 
     def get_expenses_note(self, obj) -> str:
         """Art. 1, §2: fuel, plates, licensing and wear are the permit holder's."""
@@ -73,7 +139,10 @@ DRIVER_PARAM = OpenApiParameter("driver", OpenApiTypes.INT, description="Id do m
 
 
 class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
-    """Closed weekly statements (Art. 1, §3; Art. 1, §6); another person's statement answers 404."""
+    """Closed weekly statements (Art. 1, §3; Art. 1, §6); another person's statement answers 404.
+
+    ``adjustments`` are rides of closed weeks recorded after their closing, carried here;
+    ``carried_later`` on a closed statement says where its week's late rides went."""
 
     serializer_class = WeeklyStatementSerializer
     permission_classes = [IsAuthenticated]

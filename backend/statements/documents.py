@@ -7,12 +7,12 @@ import io
 import logging
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_noop
 
 from backend.pdf import FONT, new_pdf
 from backend.tariffs.formatting import br_number, brl
 
-from .models import WeeklyStatement
+from .models import StatementAdjustment, WeeklyStatement
 
 logging.getLogger("fontTools").setLevel(logging.WARNING)
 
@@ -22,23 +22,102 @@ def plain_amount(value) -> str:
     return f"{value:.2f}".replace(".", ",")
 
 
+def contract_details(statement: WeeklyStatement) -> str:
+    """The written contract of Art. 1, §6 as recorded: reference, date, the two witnesses."""
+    parts = [statement.contract_reference] if statement.contract_reference else []
+    if statement.contract_signed_on:
+        parts.append(_("assinado em %(date)s") % {"date": f"{statement.contract_signed_on:%d/%m/%Y}"})
+    if statement.contract_witnesses:
+        first, *others = statement.contract_witnesses  # Art. 1, §6: two witnesses (validated when recorded)
+        names = _("%(first)s e %(second)s") % {"first": first, "second": others[-1]} if others else first
+        parts.append(_("testemunhas: %(names)s") % {"names": names})
+    return " — ".join(parts)
+
+
 def split_label(statement: WeeklyStatement) -> str:
     if statement.role == WeeklyStatement.Role.HOLDER:
         return _("Sem partilha: condução do próprio permissionário (todo o bruto é dele)")
+    if statement.agreement == WeeklyStatement.Agreement.CTPS:
+        return _("Sem partilha: auxiliar empregado do permissionário com CTPS nº %(number)s, série %(series)s "
+                 "(Art. 1, §6); a remuneração segue o contrato de trabalho") % {
+            "number": statement.ctps_number or "—", "series": statement.ctps_series or "—"}
     aux = br_number(statement.auxiliary_percent, 2)
     holder = br_number(100 - statement.auxiliary_percent, 2)
     if statement.agreement == WeeklyStatement.Agreement.CONTRACT:
-        ref = f" — {statement.contract_reference}" if statement.contract_reference else ""
+        details = contract_details(statement)
+        ref = f" — {details}" if details else ""
         return _("Contrato escrito (Art. 1, §6): auxiliar %(aux)s%% / permissionário %(holder)s%%") % {
             "aux": aux, "holder": holder} + ref
     return _("Lei (Art. 1, §3): auxiliar %(aux)s%% / permissionário %(holder)s%%") % {"aux": aux, "holder": holder}
 
 
+def auxiliary_part_text(row: WeeklyStatement | StatementAdjustment) -> str:
+    """The auxiliary's part in R$, or why there is none under the CTPS (Art. 1, §6)."""
+    if row.agreement == WeeklyStatement.Agreement.CTPS:
+        return _("não se aplica (empregado com CTPS)")
+    return brl(row.auxiliary_part)
+
+
+CTPS_NOTE = gettext_noop(
+    "O auxiliar é empregado do permissionário com registro em CTPS (Art. 1, §6): não há partilha do valor bruto "
+    "e a remuneração segue o contrato de trabalho."
+)
+
+LATE_RIDES_NOTE = gettext_noop(
+    "Ajuste: corridas concluídas numa semana já fechada e registradas depois do fechamento (por exemplo, "
+    "sincronizadas mais tarde pelo aplicativo). O extrato fechado não é alterado: as corridas entram no "
+    "primeiro fechamento seguinte, com a partilha da semana em que foram feitas (Art. 1, §3)."
+)
+
+
+def adjustment_label(adjustment: StatementAdjustment) -> str:
+    """"Ajuste: corridas da semana de … registradas após o fechamento", naming the closed statement (Art. 1, §3)."""
+    label = _("Ajuste: corridas da semana de %(start)s a %(end)s registradas após o fechamento") % {
+        "start": f"{adjustment.original_week_start:%d/%m/%Y}", "end": f"{adjustment.original_week_end:%d/%m/%Y}"}
+    if adjustment.original_statement_id:
+        label += " " + _("(extrato fechado nº %(id)s)") % {"id": adjustment.original_statement_id}
+    if adjustment.pk is None:
+        label += " " + _("— pendente: será lançado no próximo fechamento")
+    return label
+
+
+def late_rides_text(adjustment: StatementAdjustment) -> str:
+    """The late rides one by one: ``#12 (18/11/2026 10:00, R$ 10,00)``."""
+    return "; ".join(
+        f"#{entry.ride_id} ({timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}, {brl(entry.fare)})"
+        for entry in adjustment.ride_list
+    )
+
+
+def adjustment_detail(adjustment: StatementAdjustment, statement: WeeklyStatement | None = None) -> str:
+    """Rides, gross and the parts of an adjustment line, with the rides themselves."""
+    if adjustment.role == WeeklyStatement.Role.HOLDER or adjustment.agreement == WeeklyStatement.Agreement.CTPS:
+        text = _("%(rides)s corrida(s), valor bruto %(gross)s, sem partilha") % {
+            "rides": adjustment.rides, "gross": brl(adjustment.gross)}
+    else:
+        text = _("%(rides)s corrida(s), valor bruto %(gross)s: auxiliar %(aux)s / permissionário %(holder)s") % {
+            "rides": adjustment.rides, "gross": brl(adjustment.gross), "aux": brl(adjustment.auxiliary_part),
+            "holder": brl(adjustment.holder_part)}
+    if statement is not None and adjustment.holder_id and adjustment.holder_id != statement.holder_id:
+        text += "; " + _("permissionário da semana original: %(name)s") % {"name": adjustment.holder.full_name}
+    rides = late_rides_text(adjustment)
+    return f"{text}; {rides}" if rides else text
+
+
+def carried_later_text(adjustment: StatementAdjustment) -> str:
+    """On a closed statement: where rides of its week recorded after its closing were carried."""
+    return _("%(rides)s corrida(s) desta semana registrada(s) após o fechamento, lançada(s) no extrato da semana "
+             "de %(start)s (nº %(id)s)") % {"rides": adjustment.rides, "start": f"{adjustment.statement.week_start:%d/%m/%Y}",
+                                           "id": adjustment.statement_id}
+
+
 def lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
-    """The statement's lines, label and value, as shown on the page and the PDF (Art. 1, §3)."""
+    """The statement's lines, label and value, as shown on the page and the PDF (Art. 1, §3).
+
+    Late rides carried here (adjustments) follow the week's own parts, then the totals to pay."""
     closed = (timezone.localtime(statement.closed_at).strftime("%d/%m/%Y %H:%M") if statement.closed_at
               else _("semana em curso (extrato provisório)"))
-    return [
+    out = [
         (_("Permissão"), statement.permit.number),
         (_("Permissionário"), statement.holder.full_name if statement.holder else "—"),
         (_("Motorista"), statement.driver.full_name),
@@ -47,31 +126,54 @@ def lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
         (_("Corridas concluídas"), str(statement.rides)),
         (_("Valor bruto da semana"), brl(statement.gross)),
         (_("Partilha"), split_label(statement)),
-        (_("Parte do auxiliar"), brl(statement.auxiliary_part)),
+        (_("Parte do auxiliar"), auxiliary_part_text(statement)),
         (_("Parte do permissionário"), brl(statement.holder_part)),
-        (_("Fechamento"), closed),
     ]
+    adjustments = statement.adjustment_lines
+    for adjustment in adjustments:
+        out.append((adjustment_label(adjustment), adjustment_detail(adjustment, statement)))
+    if adjustments:
+        out += [
+            (_("Total com ajustes: valor bruto"), brl(statement.total_gross)),
+            (_("Total com ajustes: parte do auxiliar"),
+             auxiliary_part_text(statement) if statement.agreement == WeeklyStatement.Agreement.CTPS
+             else brl(statement.total_auxiliary_part)),
+            (_("Total com ajustes: parte do permissionário"), brl(statement.total_holder_part)),
+        ]
+    for adjustment in statement.carried_later_lines:
+        out.append((_("Corridas registradas após o fechamento"), carried_later_text(adjustment)))
+    out.append((_("Fechamento"), closed))
+    return out
 
 
 CSV_HEADER = [
     "permissao", "permissionario", "motorista", "papel", "semana_inicio", "semana_fim", "corridas",
     "valor_bruto", "percentual_auxiliar", "parte_auxiliar", "parte_permissionario", "forma_partilha",
     "contrato", "fechado_em", "observacao_art_1_par_2",
+    # Art. 1, §6 (contract and CTPS) and late rides (Art. 1, §3): "linha" is semana, ajuste or total.
+    "contrato_data", "contrato_testemunhas", "ctps_numero", "ctps_serie", "linha", "semana_original_inicio",
+    "semana_original_fim", "extrato_original", "corridas_registradas_apos_fechamento", "lancadas_depois_em",
 ]
 
 
 def statement_csv(statement: WeeklyStatement) -> str:
-    """One statement as CSV for a pt-BR spreadsheet: ``;`` separated, decimal comma, dates dd/mm/aaaa."""
+    """One statement as CSV for a pt-BR spreadsheet: ``;`` separated, decimal comma, dates dd/mm/aaaa.
+
+    The week's own row (``linha`` = ``semana``), then one row per adjustment
+    (late rides of a closed week, ``ajuste``) and, when there are any, the
+    ``total`` row of what is paid with this statement."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
+    closed = timezone.localtime(statement.closed_at).strftime("%d/%m/%Y %H:%M") if statement.closed_at else ""
+    holder_name = statement.holder.full_name if statement.holder else ""
+    common = [statement.permit.number, holder_name, statement.driver.full_name]
+    week = [f"{statement.week_start:%d/%m/%Y}", f"{statement.week_end:%d/%m/%Y}"]
+    carried = " | ".join(carried_later_text(a) for a in statement.carried_later_lines)
     writer.writerow([
-        statement.permit.number,
-        statement.holder.full_name if statement.holder else "",
-        statement.driver.full_name,
+        *common,
         statement.get_role_display(),
-        f"{statement.week_start:%d/%m/%Y}",
-        f"{statement.week_end:%d/%m/%Y}",
+        *week,
         statement.rides,
         plain_amount(statement.gross),
         plain_amount(statement.auxiliary_percent),
@@ -79,9 +181,46 @@ def statement_csv(statement: WeeklyStatement) -> str:
         plain_amount(statement.holder_part),
         statement.get_agreement_display(),
         statement.contract_reference,
-        timezone.localtime(statement.closed_at).strftime("%d/%m/%Y %H:%M") if statement.closed_at else "",
+        closed,
         _(statement.expenses_note),
+        f"{statement.contract_signed_on:%d/%m/%Y}" if statement.contract_signed_on else "",
+        "; ".join(statement.contract_witnesses or []),
+        statement.ctps_number,
+        statement.ctps_series,
+        "semana", "", "", "", "", carried,
     ])
+    adjustments = statement.adjustment_lines
+    for adjustment in adjustments:
+        writer.writerow([
+            statement.permit.number,
+            adjustment.holder.full_name if adjustment.holder else holder_name,
+            statement.driver.full_name,
+            adjustment.get_role_display(),
+            *week,
+            adjustment.rides,
+            plain_amount(adjustment.gross),
+            plain_amount(adjustment.auxiliary_percent),
+            plain_amount(adjustment.auxiliary_part),
+            plain_amount(adjustment.holder_part),
+            adjustment.get_agreement_display(),
+            "", closed, _(statement.expenses_note), "", "", "", "",
+            "ajuste",
+            f"{adjustment.original_week_start:%d/%m/%Y}",
+            f"{adjustment.original_week_end:%d/%m/%Y}",
+            adjustment.original_statement_id or "",
+            late_rides_text(adjustment),
+            "",
+        ])
+    if adjustments:
+        writer.writerow([
+            *common, statement.get_role_display(), *week,
+            statement.rides + sum(a.rides for a in adjustments),
+            plain_amount(statement.total_gross), "",
+            plain_amount(statement.total_auxiliary_part),
+            plain_amount(statement.total_holder_part),
+            "", "", closed, _(statement.expenses_note), "", "", "", "",
+            "total", "", "", "", "", "",
+        ])
     return out.getvalue()
 
 
@@ -114,8 +253,13 @@ def statement_pdf(statement: WeeklyStatement) -> bytes:
     pdf.ln(4)
     pdf.set_font(FONT, "", 9)
     pdf.multi_cell(width, 5, _(statement.expenses_note), new_x="LMARGIN", new_y="NEXT")
-    pdf.multi_cell(width, 5, _("O auxiliar não tem vínculo empregatício com o permissionário (Art. 1, §1) e contribui "
-                               "para a Previdência Social como autônomo (Art. 1, §5)."), new_x="LMARGIN", new_y="NEXT")
+    if statement.agreement == WeeklyStatement.Agreement.CTPS:
+        pdf.multi_cell(width, 5, _(CTPS_NOTE), new_x="LMARGIN", new_y="NEXT")
+    else:
+        pdf.multi_cell(width, 5, _("O auxiliar não tem vínculo empregatício com o permissionário (Art. 1, §1) e contribui "
+                                   "para a Previdência Social como autônomo (Art. 1, §5)."), new_x="LMARGIN", new_y="NEXT")
+    if statement.adjustment_lines or statement.carried_later_lines:
+        pdf.multi_cell(width, 5, _(LATE_RIDES_NOTE), new_x="LMARGIN", new_y="NEXT")
     pdf.multi_cell(width, 5, f"{_('Emitido em')} {timezone.localtime():%d/%m/%Y %H:%M}", new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())
 

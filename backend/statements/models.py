@@ -2,7 +2,13 @@
 
 A statement is written once, when its week is closed, and never rewritten:
 ``save`` refuses to update a stored row and ``delete`` refuses to remove it.
+Each completed ride is counted by exactly one statement (``StatementRide``):
+its own week's, or, when it was recorded after its week was closed, a later
+statement as an adjustment line naming the original week
+(``StatementAdjustment``). See docs/readings-statements.md.
 """
+
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -11,9 +17,23 @@ from django.utils.translation import gettext_lazy as _
 from backend.registry.models import Permit, Person
 from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE
 
+ZERO = Decimal("0.00")
+
 
 class StatementImmutable(ValidationError):
     """A closed statement (or week) cannot be changed (Art. 1, §3: the week's gross is settled at its end)."""
+
+
+class WrittenOnce:
+    """A closed statement and what it counted: written once, never rewritten nor deleted."""
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise StatementImmutable(_("Um extrato fechado nunca é reescrito."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise StatementImmutable(_("Um extrato fechado não pode ser apagado."))
 
 
 class WeekClosure(models.Model):
@@ -23,6 +43,7 @@ class WeekClosure(models.Model):
     week_end = models.DateField(_("fim da semana (domingo)"))
     closed_at = models.DateTimeField(_("fechada em"))
     statements = models.PositiveIntegerField(_("extratos emitidos"), default=0)
+    late_rides = models.PositiveIntegerField(_("corridas de semanas já fechadas lançadas como ajuste"), default=0)
 
     class Meta:
         verbose_name = _("fechamento semanal")
@@ -41,7 +62,7 @@ class WeekClosure(models.Model):
         raise StatementImmutable(_("Uma semana fechada não pode ser apagada."))
 
 
-class WeeklyStatement(models.Model):
+class WeeklyStatement(WrittenOnce, models.Model):
     """One driver's week on one permit and its split (Art. 1, §3; Art. 1, §6; note of Art. 1, §2)."""
 
     class Role(models.TextChoices):
@@ -52,6 +73,7 @@ class WeeklyStatement(models.Model):
         LAW = "law", _("lei: 25% auxiliar / 75% permissionário (Art. 1, §3)")
         CONTRACT = "contract", _("contrato escrito (Art. 1, §6)")
         OWN = "own", _("condução do próprio permissionário: sem partilha")
+        CTPS = "ctps", _("emprego com CTPS (Art. 1, §6): sem partilha")
 
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="weekly_statements", verbose_name=_("permissão"))
     driver = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="weekly_statements", verbose_name=_("motorista"))
@@ -67,6 +89,10 @@ class WeeklyStatement(models.Model):
     auxiliary_percent = models.DecimalField(_("percentual do auxiliar"), max_digits=5, decimal_places=2)
     agreement = models.CharField(_("forma de partilha"), max_length=10, choices=Agreement.choices)
     contract_reference = models.CharField(_("contrato (Art. 1, §6)"), max_length=255, blank=True)
+    contract_signed_on = models.DateField(_("data do contrato (Art. 1, §6)"), null=True, blank=True)
+    contract_witnesses = models.JSONField(_("testemunhas do contrato (Art. 1, §6)"), default=list, blank=True)
+    ctps_number = models.CharField(_("número da CTPS (Art. 1, §6)"), max_length=20, blank=True)
+    ctps_series = models.CharField(_("série da CTPS (Art. 1, §6)"), max_length=10, blank=True)
     rides = models.PositiveIntegerField(_("corridas"))
     closure = models.ForeignKey(WeekClosure, null=True, blank=True, on_delete=models.PROTECT, related_name="statement_rows")
     closed_at = models.DateTimeField(_("fechado em"), null=True, blank=True)
@@ -93,10 +119,114 @@ class WeeklyStatement(models.Model):
         """What the driver keeps: the auxiliary's part, or the whole gross for the holder's own driving."""
         return self.holder_part if self.role == self.Role.HOLDER else self.auxiliary_part
 
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise StatementImmutable(_("Um extrato fechado nunca é reescrito."))
-        super().save(*args, **kwargs)
+    @property
+    def no_split(self) -> bool:
+        """No partnership split: the holder's own driving, or an auxiliary employed under the CTPS (Art. 1, §6)."""
+        return self.role == self.Role.HOLDER or self.agreement == self.Agreement.CTPS
 
-    def delete(self, *args, **kwargs):
-        raise StatementImmutable(_("Um extrato fechado não pode ser apagado."))
+    @property
+    def adjustment_lines(self) -> list["StatementAdjustment"]:
+        """Late rides of closed weeks carried here (Art. 1, §3); for a running week, those pending for the next closing."""
+        if self.pk is None:
+            return list(getattr(self, "pending_adjustments", []))
+        return list(self.adjustments.all())
+
+    @property
+    def late_gross(self):
+        return sum((a.gross for a in self.adjustment_lines), ZERO)
+
+    @property
+    def total_gross(self):
+        """The week's own gross plus the late rides carried here."""
+        return self.gross + self.late_gross
+
+    @property
+    def total_auxiliary_part(self):
+        return self.auxiliary_part + sum((a.auxiliary_part for a in self.adjustment_lines), ZERO)
+
+    @property
+    def total_holder_part(self):
+        return self.holder_part + sum((a.holder_part for a in self.adjustment_lines), ZERO)
+
+    @property
+    def carried_later_lines(self) -> list["StatementAdjustment"]:
+        """Rides of this (closed) week recorded after its closing and carried into later statements."""
+        if self.pk is None:
+            return []
+        return list(self.carried_later.all())
+
+
+class StatementAdjustment(WrittenOnce, models.Model):
+    """Rides of a closed week recorded after its closing, carried into a later statement (Art. 1, §3).
+
+    The closed statement of the original week is never rewritten. This line,
+    in the statement of the week being closed when the late rides are found,
+    names the original week (and its closed statement, if any) and splits the
+    late gross with the original week's terms so that everything settled for
+    that week adds up to one split of its whole gross
+    (``taxilaw.split.split_late_rides``; ``settled_gross`` is what had been
+    split for that week before this line).
+    """
+
+    statement = models.ForeignKey(WeeklyStatement, on_delete=models.PROTECT, related_name="adjustments",
+                                  verbose_name=_("extrato em que é lançado"))
+    original_week_start = models.DateField(_("semana original: início"))
+    original_week_end = models.DateField(_("semana original: fim"))
+    original_statement = models.ForeignKey(
+        WeeklyStatement, null=True, blank=True, on_delete=models.PROTECT, related_name="carried_later",
+        verbose_name=_("extrato fechado da semana original"),
+    )
+    holder = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("permissionário da semana original"))
+    role = models.CharField(_("papel"), max_length=16, choices=WeeklyStatement.Role.choices)
+    agreement = models.CharField(_("forma de partilha"), max_length=10, choices=WeeklyStatement.Agreement.choices)
+    auxiliary_percent = models.DecimalField(_("percentual do auxiliar"), max_digits=5, decimal_places=2)
+    settled_gross = models.DecimalField(_("bruto da semana original já partilhado"), max_digits=12, decimal_places=2)
+    rides = models.PositiveIntegerField(_("corridas"))
+    gross = models.DecimalField(_("valor bruto"), max_digits=12, decimal_places=2)
+    auxiliary_part = models.DecimalField(_("parte do auxiliar"), max_digits=12, decimal_places=2)
+    holder_part = models.DecimalField(_("parte do permissionário"), max_digits=12, decimal_places=2)
+
+    class Meta:
+        verbose_name = _("ajuste de corridas registradas após o fechamento")
+        verbose_name_plural = _("ajustes de corridas registradas após o fechamento")
+        ordering = ["statement", "original_week_start"]
+        constraints = [
+            models.UniqueConstraint(fields=["statement", "original_week_start"], name="one_adjustment_per_original_week"),
+        ]
+
+    def __str__(self):
+        return f"{self.statement} · {self.original_week_start:%d/%m/%Y}"
+
+    @property
+    def ride_list(self) -> list["StatementRide"]:
+        """The late rides of this line (stored, or pending for a running week)."""
+        if self.pk is None:
+            return list(getattr(self, "pending_rides", []))
+        return list(self.ride_entries.all())
+
+
+class StatementRide(WrittenOnce, models.Model):
+    """The one statement that counted a completed ride (Art. 1, §3): its own week's, or a later one as a late ride.
+
+    ``fare`` and ``completed_at`` are the values counted, kept as they were.
+    A ride with ``adjustment`` set was recorded after its week was closed.
+    """
+
+    ride = models.OneToOneField("dispatch.Ride", on_delete=models.PROTECT, related_name="statement_entry",
+                                verbose_name=_("corrida"))
+    statement = models.ForeignKey(WeeklyStatement, on_delete=models.PROTECT, related_name="ride_entries",
+                                  verbose_name=_("extrato"))
+    adjustment = models.ForeignKey(StatementAdjustment, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="ride_entries", verbose_name=_("ajuste (corrida registrada após o fechamento)"))
+    fare = models.DecimalField(_("tarifa contada"), max_digits=10, decimal_places=2)
+    completed_at = models.DateTimeField(_("concluída em"))
+
+    class Meta:
+        verbose_name = _("corrida contada em extrato")
+        verbose_name_plural = _("corridas contadas em extratos")
+        ordering = ["completed_at", "ride"]
+
+    @property
+    def late(self) -> bool:
+        return self.adjustment_id is not None or getattr(self, "pending", False)

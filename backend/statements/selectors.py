@@ -19,7 +19,8 @@ def person_of(user) -> Person | None:
 def statements_visible_to(user):
     """DIMUTRAN sees every statement; a permit holder the statements of the weeks they held the permit
     (their own driving and their auxiliaries'); a driver only their own."""
-    qs = WeeklyStatement.objects.select_related("permit", "driver", "holder")
+    qs = WeeklyStatement.objects.select_related("permit", "driver", "holder").prefetch_related(
+        "adjustments__ride_entries", "adjustments__holder", "carried_later__statement")
     if user and user.is_authenticated and user.is_staff:
         return qs
     person = person_of(user)

@@ -37,7 +37,18 @@ def logout_view(request):
 
 
 def _rows(statements):
-    return [{"s": s, "split": documents.split_label(s)} for s in statements]
+    """Each statement with its split in words, its late-ride adjustments and, with any, the totals (Art. 1, §3; §6)."""
+    rows = []
+    for s in statements:
+        adjustments = [{"a": a, "label": documents.adjustment_label(a), "detail": documents.adjustment_detail(a, s),
+                        "aux": documents.auxiliary_part_text(a)} for a in s.adjustment_lines]
+        rows.append({
+            "s": s, "split": documents.split_label(s), "aux": documents.auxiliary_part_text(s),
+            "adjustments": adjustments,
+            "total_aux": documents.auxiliary_part_text(s) if s.agreement == s.Agreement.CTPS else None,
+            "carried": [documents.carried_later_text(a) for a in s.carried_later_lines],
+        })
+    return rows
 
 
 @login_required(login_url="/extratos/entrar/")
@@ -68,14 +79,20 @@ def statements_page(request):
         for permit in selectors.permits_driven_now(person):
             if permit not in held:
                 running.append(services.running_statement(permit, person, now))
+    running_rows = _rows(running)
+    has_late = any(row["adjustments"] or row["carried"] for rows in [running_rows, *[w["rows"] for w in weeks]]
+                   for row in rows)
     context = {
         "person": person,
-        "running": _rows(running),
+        "running": running_rows,
+        "has_late": has_late,
         "running_monday": services.monday_of(timezone.now()),
         "weeks": weeks,
         "all_weeks": all_weeks,
         "chosen": chosen,
         "note": _(PERMIT_HOLDER_EXPENSES_NOTE),
+        "late_note": _(documents.LATE_RIDES_NOTE),
+        "total_label": _("Total com ajustes"),
         "is_dimutran": request.user.is_staff,
     }
     return render(request, "statements/statements.html", context)

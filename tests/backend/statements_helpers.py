@@ -25,3 +25,12 @@ def ride(permit, driver, fare, at, status="completed"):
         status=status, permit=permit, driver=driver, fare=Decimal(fare), completed_at=at if status == "completed" else None,
         pickup_lat=-21.13, pickup_lon=-42.37,
     )
+
+
+def set_regime(auxiliary, **fields):
+    """Record the split regime of an authorization as DIMUTRAN does in the admin: checked by ``Auxiliary.clean``."""
+    for name, value in fields.items():
+        setattr(auxiliary, name, value)
+    auxiliary.full_clean()
+    auxiliary.save()
+    return auxiliary

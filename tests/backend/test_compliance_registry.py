@@ -97,3 +97,37 @@ def test_expired_cmt(working_cab, today):
     permit = working_cab()
     permit.holder.cmts.update(expires_on=today - timedelta(days=1))
     assert may_work(permit.holder, permit).codes == ("cmt_expired",)
+
+
+@pytest.mark.article("Art. 1, §5", "Art. 1, §6")
+def test_ctps_employee_works_without_quarterly_proofs_and_is_not_cancelled(working_cab, make_person):
+    """§5's proof is of a contribution "como autônomo": the CTPS employee (§6) contributes through the employer."""
+    from datetime import date, datetime, timezone as tz
+
+    from backend.registry.models import Auxiliary
+
+    permit = working_cab(signed_on=date(2026, 1, 5))
+    other = working_cab(signed_on=date(2026, 1, 5))
+    partner, contractor, employee = make_person(), make_person(), make_person()
+    on = date(2026, 1, 10)
+    by_law = auxiliaries.authorize_auxiliary(permit=permit, person=partner, on=on)
+    by_contract = auxiliaries.authorize_auxiliary(
+        permit=other, person=contractor, on=on, split_regime="contract", contract_auxiliary_percent=30,
+        contract_signed_on=on, contract_witness_1="Ana Souza", contract_witness_2="Bruno Lima",
+    )
+    employed = auxiliaries.authorize_auxiliary(
+        permit=permit, person=employee, on=on, split_regime="ctps", ctps_number="1234567", ctps_series="0012-MG"
+    )
+    for n, person in enumerate((partner, contractor, employee)):
+        auxiliaries.issue_cmt(person=person, number=f"CMT-R{n}", issued_on=on, expires_on=date(2028, 1, 10))
+    at = lambda d: datetime(d.year, d.month, d.day, 15, tzinfo=tz.utc)  # noqa: E731
+    # No proof at all: the first quarter (to 31/03) was due 30/04.
+    assert may_work(partner, permit, at(date(2026, 5, 1))).codes == ("social_security_overdue",)
+    assert may_work(contractor, other, at(date(2026, 5, 1))).codes == ("social_security_overdue",)
+    decision = may_work(employee, permit, at(date(2026, 5, 1)))
+    assert decision.allowed and "Art. 1, §6" in decision.articles
+    assert sorted(auxiliaries.cancel_overdue_auxiliaries(on=date(2026, 8, 1))) == sorted([by_law.pk, by_contract.pk])
+    assert Auxiliary.objects.get(pk=employed.pk).status == Auxiliary.Status.ACTIVE
+    assert may_work(employee, permit, at(date(2026, 8, 1))).allowed
+    assert may_work(partner, permit, at(date(2026, 8, 1))).codes == ("auxiliary_not_authorized",)
+    assert auxiliaries.cancel_overdue_auxiliaries(on=date(2027, 1, 1)) == []  # a year on, still not cancelled

@@ -1,4 +1,4 @@
-"""Auxiliaries: Art. 1, §5, Art. 48, Art. 49, Art. 51."""
+"""Auxiliaries: Art. 1, §5, Art. 1, §6, Art. 48, Art. 49, Art. 51."""
 
 from datetime import date
 
@@ -8,6 +8,7 @@ from taxilaw.auxiliaries import (
     check_registration_prerequisites,
     cmt_valid,
     may_add_auxiliary,
+    quarterly_proof_required,
     social_security_due,
     social_security_status,
 )
@@ -53,6 +54,27 @@ def test_art_1_par_5_next_quarter_after_last_proof():
     assert not social_security_status(date(2025, 2, 10), date(2026, 3, 31), PARAMS, date(2026, 7, 31))
     with pytest.raises(ValueError):
         social_security_due(date(2025, 2, 10), date(2026, 3, 30), PARAMS)
+
+
+@pytest.mark.article("Art. 1, §5", "Art. 1, §6")
+def test_art_1_par_5_quarterly_proof_is_of_the_autonomous_auxiliary_only():
+    # §5 asks the proof of a contribution "como autônomo": the §3 partner and the §6 contractor are autonomous;
+    # the §6 employee under the CTPS contributes through the employer (docs/readings-registry.md).
+    assert quarterly_proof_required("law") and quarterly_proof_required("contract")
+    assert not quarterly_proof_required("ctps")
+    assert quarterly_proof_required()  # no regime recorded: the partnership of §3
+
+
+@pytest.mark.article("Art. 1, §5", "Art. 1, §6")
+def test_art_1_par_6_ctps_employee_is_never_overdue():
+    never_proved = social_security_status(date(2024, 2, 10), None, PARAMS, date(2026, 5, 1), regime="ctps")
+    assert never_proved and never_proved.reasons == ()
+    assert never_proved.articles == ("Art. 1, §5", "Art. 1, §6")
+    old_proof = social_security_status(date(2024, 2, 10), date(2024, 3, 31), PARAMS, date(2026, 5, 1), "ctps")
+    assert old_proof
+    for regime in ("law", "contract"):
+        refused = social_security_status(date(2026, 2, 10), None, PARAMS, date(2026, 5, 1), regime)
+        assert not refused and refused.codes == ("social_security_overdue",)
 
 
 @pytest.mark.article("Art. 51")

@@ -116,6 +116,22 @@ def test_art_1_par_5_auxiliary_social_security_overdue():
     assert may_work(facts, date(2026, 7, 31)).codes == ("social_security_overdue",)
 
 
+@pytest.mark.article("Art. 1, §5", "Art. 1, §6")
+def test_art_1_par_6_ctps_employee_may_work_without_quarterly_proofs():
+    # Employed under the CTPS, he contributes through the employer, not "como autônomo" (§5; readings-registry).
+    never_proved = replace(AUXILIARY, social_security_last_proof_quarter_end=None, auxiliary_authorized_on=date(2024, 2, 10))
+    assert may_work(never_proved, NOW).codes == ("social_security_overdue",)
+    assert may_work(replace(never_proved, auxiliary_split_regime="contract"), NOW).codes == ("social_security_overdue",)
+    employed = replace(never_proved, auxiliary_split_regime="ctps")
+    decision = may_work(employed, NOW)
+    assert decision and decision.reasons == ()
+    assert {"Art. 1, §5", "Art. 1, §6"} <= set(decision.articles)
+    assert may_work(employed, NOW) is decision  # still a shared answer on the allowed path
+    # The exemption is from the proof only: an inactive authorization or an expired CMT still refuse.
+    assert may_work(replace(employed, auxiliary_authorization_active=False), NOW).codes == ("auxiliary_not_authorized",)
+    assert may_work(replace(employed, cmt_expires_on=date(2026, 6, 14)), NOW).codes == ("cmt_expired",)
+
+
 @pytest.mark.article("Art. 1, IV", "Art. 49")
 def test_art_1_iv_auxiliary_without_authorization():
     assert may_work(replace(AUXILIARY, auxiliary_authorization_active=False), NOW).codes == ("auxiliary_not_authorized",)

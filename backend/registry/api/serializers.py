@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from taxilaw.permits import RENEWAL_DOCUMENTS
 from taxilaw.revocation import RevocationGround
+from taxilaw.split import BAD_PERCENT
 from taxilaw.transfers import Beneficiary, TransferKind
 
 from ..models import Alvara, Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RevocationInquiry, SocialSecurityProof, Suspension, Transfer, Vehicle
@@ -233,18 +234,34 @@ class InspectionSerializer(serializers.ModelSerializer):
 
 class AuxiliarySerializer(serializers.ModelSerializer):
     person_name = serializers.CharField(source="person.full_name", read_only=True)
+    # Art. 1, §6: the regime and its data, checked by the service (taxilaw.split.check_regime, one message per
+    # field). Written as given; read as the regime in force (Auxiliary.regime: a percentage registered with only
+    # its contract's reference reads "contract").
+    split_regime = serializers.ChoiceField(choices=Auxiliary.SplitRegime.choices, required=False)
 
     class Meta:
         model = Auxiliary
         fields = [
             "id", "permit", "person", "person_name", "authorized_on", "status", "cancelled_on", "cancel_reason",
             "contract_auxiliary_percent", "contract_reference",
+            "split_regime", "contract_signed_on", "contract_witness_1", "contract_witness_2", "ctps_number", "ctps_series",
         ]
         read_only_fields = ["status", "cancelled_on", "cancel_reason"]
         extra_kwargs = {
             "authorized_on": {"required": False},
             "contract_auxiliary_percent": {"min_value": 0, "max_value": 100},
         }
+
+    def validate_contract_auxiliary_percent(self, value):
+        """Art. 1, §6: an agreed share strictly between 0 and 100 (taxilaw.split.check_regime)."""
+        if value is not None and not (0 < value < 100):
+            raise serializers.ValidationError(_(BAD_PERCENT).format(pct=value))
+        return value
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["split_regime"] = instance.regime
+        return data
 
 
 class SocialSecurityProofSerializer(serializers.ModelSerializer):
