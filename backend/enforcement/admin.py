@@ -1,9 +1,20 @@
-"""Django admin for enforcement (pt-BR). Procedure steps go through the API's services; the admin shows and edits the catalogue."""
+"""Django admin for enforcement (pt-BR). Procedure steps go through the API's services; the admin shows and edits the
+catalogue, and registers an appeal's judgment (upheld, granted, granted in part) through the same service."""
 
+from django import forms
 from django.contrib import admin
-from django.utils.translation import gettext_lazy as _
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext, gettext_lazy as _
 
-from .models import Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision
+from backend.api_errors import LawViolation
+
+from . import services
+from .models import Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction
+
+
+def _law_errors(violation: LawViolation) -> ValidationError:
+    return ValidationError([f"{r['message']} ({r['article']})" for r in violation.reasons])
 
 
 @admin.register(InfractionType)
@@ -30,6 +41,9 @@ class AppealInline(admin.TabularInline):
     model = Appeal
     extra = 0
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False  # appeals are filed through the API (terms and deposit, Art. 63, §3, §5)
     readonly_fields = ("instance", "filed_on", "deposit_receipt", "deposit_amount", "judged_on", "result", "judgment_notified_on")
     fields = readonly_fields
 
@@ -56,10 +70,132 @@ class PenaltyDecisionAdmin(admin.ModelAdmin):
     inlines = [PenaltyInline, AppealInline]
 
 
+REDUCTION_INPUT = ("penalty", "kind", "amount", "starts_on", "ends_on", "involuntary", "serious_consequences", "reasoning")
+REDUCTION_RECORD = ("previous_kind", "previous_amount", "previous_starts_on", "previous_ends_on", "refunded_amount")
+
+
+def _reduction_choices(formset) -> list[services.ReductionChoice]:
+    return [
+        services.ReductionChoice(**{name: form.cleaned_data.get(name) for name in REDUCTION_INPUT})
+        for form in formset.forms
+        if form.instance.pk is None and form.cleaned_data and form.cleaned_data.get("penalty")
+    ]
+
+
+class PenaltyReductionFormSet(BaseInlineFormSet):
+    """The reduced penalties of a partial judgment, checked by the law core together with the judgment (Art. 63, §3)."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors) or self.instance.pk is None:
+            return
+        stored = Appeal.objects.get(pk=self.instance.pk)
+        judged = self.instance  # carries the judgment typed in the form above, not saved yet
+        reductions = _reduction_choices(self)
+        if stored.result != Appeal.Result.PENDING or judged.judged_on is None:
+            return
+        if judged.result == Appeal.Result.PENDING and not reductions:
+            return
+        try:
+            services.check_judgment(
+                appeal=stored, judged_on=judged.judged_on, result=judged.result, judgment_text=judged.judgment_text, reductions=reductions
+            )
+        except LawViolation as exc:
+            raise _law_errors(exc)
+
+
+class PenaltyReductionInline(admin.TabularInline):
+    """Provimento parcial: one row per penalty lightened; after the judgment, the record of what it was (Art. 63, §3, §5)."""
+
+    model = PenaltyReduction
+    formset = PenaltyReductionFormSet
+    fk_name = "appeal"
+    fields = REDUCTION_INPUT + REDUCTION_RECORD
+    can_delete = False
+
+    def _pending(self, obj) -> bool:
+        return obj is not None and obj.result == Appeal.Result.PENDING
+
+    def get_readonly_fields(self, request, obj=None):
+        return REDUCTION_RECORD if self._pending(obj) else REDUCTION_INPUT + REDUCTION_RECORD
+
+    def get_extra(self, request, obj=None, **kwargs):
+        if not self._pending(obj):
+            return 0
+        return obj.decision.penalties.filter(annulled_on__isnull=True).count()
+
+    def has_add_permission(self, request, obj=None):
+        return self._pending(obj) and super().has_add_permission(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "penalty":
+            appeal_id = request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+            decision_id = Appeal.objects.filter(pk=appeal_id).values_list("decision_id", flat=True).first() if appeal_id else None
+            kwargs["queryset"] = Penalty.objects.filter(decision_id=decision_id, annulled_on__isnull=True).select_related("infraction")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class AppealJudgmentForm(forms.ModelForm):
+    class Meta:
+        model = Appeal
+        fields = ["judged_on", "result", "judgment_text"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("result") and data["result"] != Appeal.Result.PENDING:
+            if not data.get("judged_on"):
+                self.add_error("judged_on", gettext("Informe a data do julgamento."))
+            if not (data.get("judgment_text") or "").strip():
+                self.add_error("judgment_text", gettext("Fundamente o julgamento."))
+        return data
+
+
 @admin.register(Appeal)
 class AppealAdmin(admin.ModelAdmin):
+    """Appeals are filed through the API (deposit, terms: Art. 63, §3, §5); here COMUTRAM's / the Mayor's judgment is registered."""
+
+    form = AppealJudgmentForm
     list_display = ("decision", "instance", "filed_on", "result", "judged_on", "judgment_notified_on")
     list_filter = ("instance", "result")
+    fields = (
+        "decision", "instance", "filed_on", "grounds", "deposit_receipt", "deposit_amount",
+        "judged_on", "result", "judgment_text", "judgment_notified_on", "archived_inquiries_display",
+    )
+    inlines = [PenaltyReductionInline]
+    FILED = ("decision", "instance", "filed_on", "grounds", "deposit_receipt", "deposit_amount", "judgment_notified_on", "archived_inquiries_display")
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.result != Appeal.Result.PENDING:
+            return self.FILED + ("judged_on", "result", "judgment_text")
+        return self.FILED
+
+    @admin.display(description=_("inquéritos arquivados por este julgamento"))
+    def archived_inquiries_display(self, obj):
+        return ", ".join(f"#{i.pk} ({i.permit})" for i in obj.archived_inquiries.select_related("permit")) or "—"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        pass  # the judgment is registered by services.judge_appeal in save_related, never written directly
+
+    def save_related(self, request, form, formsets, change):
+        for formset in formsets:  # the service writes the rows; the admin's change message reads these
+            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        stored = Appeal.objects.get(pk=form.instance.pk)
+        result = form.cleaned_data.get("result")
+        if stored.result != Appeal.Result.PENDING or result in (None, Appeal.Result.PENDING):
+            return
+        formset = next((f for f in formsets if f.model is PenaltyReduction), None)
+        appeal = services.judge_appeal(
+            appeal=stored, judged_on=form.cleaned_data["judged_on"], result=result,
+            judgment_text=form.cleaned_data["judgment_text"], reductions=_reduction_choices(formset) if formset else [],
+        )
+        if formset is not None:
+            formset.new_objects = list(appeal.reductions.all())
 
 
 @admin.register(FinePayment)

@@ -208,6 +208,7 @@ class Appeal(models.Model):
         PENDING = "pending", _("aguardando julgamento")
         UPHELD = "upheld", _("improvido: penalidade mantida")
         GRANTED = "granted", _("provido: penalidade anulada")
+        PARTIAL = "partial", _("provido em parte: penalidade reduzida")
 
     decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="appeals")
     instance = models.CharField(
@@ -221,12 +222,48 @@ class Appeal(models.Model):
     result = models.CharField(_("resultado"), max_length=10, choices=Result.choices, default=Result.PENDING)
     judgment_text = models.TextField(_("fundamentação do julgamento"), blank=True)
     judgment_notified_on = models.DateField(_("infrator cientificado em (Art. 63, §4)"), null=True, blank=True)
+    archived_inquiries = models.ManyToManyField(
+        RevocationInquiry, blank=True, related_name="+", verbose_name=_("inquéritos arquivados por este julgamento")
+    )
 
     class Meta:
         verbose_name = _("recurso")
         verbose_name_plural = _("recursos")
         ordering = ["filed_on"]
         constraints = [models.UniqueConstraint(fields=["decision", "instance"], name="one_appeal_per_instance")]
+
+
+class PenaltyReduction(models.Model):
+    """A penalty lightened by an appeal granted in part (provimento parcial, Art. 63, §3): the infraction stands.
+
+    The penalty itself takes the new terms; this row keeps what it was, what
+    it became, the reasons and what was refunded of the deposit (Art. 63, §5).
+    """
+
+    appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="reductions", verbose_name=_("recurso"))
+    penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="reductions", verbose_name=_("penalidade"))
+    previous_kind = models.CharField(_("penalidade anterior"), max_length=12, choices=PENALTY_KINDS)
+    previous_amount = models.DecimalField(_("multa anterior"), null=True, blank=True, **MONEY)
+    previous_starts_on = models.DateField(_("suspensão anterior: início"), null=True, blank=True)
+    previous_ends_on = models.DateField(_("suspensão anterior: fim"), null=True, blank=True)
+    kind = models.CharField(_("penalidade reduzida"), max_length=12, choices=PENALTY_KINDS)
+    amount = models.DecimalField(_("multa reduzida"), null=True, blank=True, **MONEY)
+    starts_on = models.DateField(_("suspensão reduzida: início"), null=True, blank=True)
+    ends_on = models.DateField(_("suspensão reduzida: fim"), null=True, blank=True)
+    involuntary = models.BooleanField(_("infração involuntária (Art. 56)"), default=False)
+    serious_consequences = models.BooleanField(_("consequências graves ao interesse público (Art. 56)"), default=True)
+    reasoning = models.TextField(_("fundamentação da redução"), blank=True)
+    refunded_amount = models.DecimalField(_("devolvido do depósito (Art. 63, §5)"), default=0, **MONEY)
+    articles = models.JSONField(_("artigos"), default=list)
+
+    class Meta:
+        verbose_name = _("redução de penalidade em recurso")
+        verbose_name_plural = _("reduções de penalidades em recurso")
+        ordering = ["appeal", "id"]
+        constraints = [models.UniqueConstraint(fields=["appeal", "penalty"], name="one_reduction_per_penalty_per_appeal")]
+
+    def __str__(self):
+        return f"{self.get_previous_kind_display()} → {self.get_kind_display()}"
 
 
 class FinePayment(models.Model):

@@ -8,10 +8,10 @@ from decimal import Decimal
 from django.db.models import DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from backend.registry.models import Person
+from backend.registry.models import Person, RevocationInquiry
 from taxilaw import penalties as law
 
-from .models import AutoDeInfracao, FinePayment, InfractionType, Penalty
+from .models import AutoDeInfracao, FinePayment, InfractionType, Penalty, PenaltyDecision
 
 _ZERO = Value(Decimal("0"), output_field=DecimalField(max_digits=10, decimal_places=2))
 
@@ -71,3 +71,14 @@ def prior_penalties(person: Person, committed_on: date, exclude_auto: AutoDeInfr
 def infractor_record(person: Person) -> QuerySet[AutoDeInfracao]:
     """The infractions proven and registered on the infractor's record (Art. 62, § único)."""
     return AutoDeInfracao.objects.filter(person=person, recorded_on__isnull=False).prefetch_related("decision__penalties")
+
+
+def inquiries_to_review(decision: PenaltyDecision) -> list[int]:
+    """Inquiries that already revoked the permit although an appeal took away the revocation penalty that opened them.
+
+    A pending inquiry is archived by the judgment (Art. 10, Art. 63, §3); one
+    already decided is not undone here: DIMUTRAN reviews it (see
+    docs/readings-enforcement.md).
+    """
+    rows = decision.penalties.filter(inquiry__outcome=RevocationInquiry.Outcome.REVOKED).only("kind", "annulled_on", "inquiry_id")
+    return [p.inquiry_id for p in rows if not law.inquiry_trigger_holds(None if p.annulled_on else p.kind)]

@@ -1,6 +1,7 @@
 """API shapes of enforcement. Form is checked here; law by the services."""
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.registry.models import Permit, Person
@@ -8,7 +9,9 @@ from taxilaw import penalties as law
 from taxilaw.revocation import RevocationGround
 
 from . import selectors
-from .models import PENALTY_KINDS, Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision
+from .models import (
+    PENALTY_KINDS, Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction,
+)
 
 
 def today():
@@ -51,17 +54,43 @@ class PenaltySerializer(serializers.ModelSerializer):
         return str(selectors.outstanding(obj))
 
 
+class PenaltyReductionSerializer(serializers.ModelSerializer):
+    """A penalty lightened by a partial judgment (Art. 63, §3): before and after, reasons, deposit refunded (Art. 63, §5)."""
+
+    kind_display = serializers.CharField(source="get_kind_display", read_only=True)
+    previous_kind_display = serializers.CharField(source="get_previous_kind_display", read_only=True)
+
+    class Meta:
+        model = PenaltyReduction
+        fields = [
+            "id", "penalty", "previous_kind", "previous_kind_display", "previous_amount", "previous_starts_on", "previous_ends_on",
+            "kind", "kind_display", "amount", "starts_on", "ends_on", "involuntary", "serious_consequences", "reasoning",
+            "refunded_amount", "articles",
+        ]
+        read_only_fields = fields
+
+
 class AppealSerializer(serializers.ModelSerializer):
     instance_display = serializers.CharField(source="get_instance_display", read_only=True)
     result_display = serializers.CharField(source="get_result_display", read_only=True)
+    reductions = PenaltyReductionSerializer(many=True, read_only=True)
+    archived_inquiries = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    inquiries_to_review = serializers.SerializerMethodField()
 
     class Meta:
         model = Appeal
         fields = [
             "id", "decision", "instance", "instance_display", "filed_on", "grounds", "deposit_receipt", "deposit_amount",
-            "judged_on", "result", "result_display", "judgment_text", "judgment_notified_on",
+            "judged_on", "result", "result_display", "judgment_text", "judgment_notified_on", "reductions", "archived_inquiries",
+            "inquiries_to_review",
         ]
         read_only_fields = ["judged_on", "result", "judgment_text", "judgment_notified_on"]
+
+    def get_inquiries_to_review(self, obj) -> list[int]:
+        """Inquiries that revoked the permit although this judgment took away the revocation that opened them (see the readings)."""
+        if obj.result not in (Appeal.Result.GRANTED, Appeal.Result.PARTIAL):
+            return []
+        return selectors.inquiries_to_review(obj.decision)
 
 
 class DecisionSerializer(serializers.ModelSerializer):
@@ -149,10 +178,42 @@ class AppealCreateSerializer(serializers.Serializer):
     deposit_amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, default=None)
 
 
+class PenaltyReductionCreateSerializer(serializers.Serializer):
+    """One penalty of the decision and what it becomes (provimento parcial, Art. 63, §3)."""
+
+    penalty = serializers.PrimaryKeyRelatedField(queryset=Penalty.objects.all())
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, default=None)
+    starts_on = serializers.DateField(required=False, allow_null=True, default=None)
+    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+    involuntary = serializers.BooleanField(default=False)
+    serious_consequences = serializers.BooleanField(default=True)
+    reasoning = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+JUDGMENT_RESULTS = [(r.value, r.label) for r in Appeal.Result if r != Appeal.Result.PENDING]
+
+
 class AppealJudgeSerializer(serializers.Serializer):
+    """``result`` (upheld / granted / partial); the older ``granted`` boolean still works for the two full outcomes."""
+
     judged_on = serializers.DateField(default=today)
-    granted = serializers.BooleanField()
+    result = serializers.ChoiceField(choices=JUDGMENT_RESULTS, required=False)
+    granted = serializers.BooleanField(required=False)
     judgment_text = serializers.CharField()
+    reductions = PenaltyReductionCreateSerializer(many=True, required=False, default=list)
+
+    def validate(self, data):
+        granted_sent = "granted" in getattr(self, "initial_data", {})
+        if "result" not in data:
+            if not granted_sent:
+                raise serializers.ValidationError({"result": [_("Informe o resultado do julgamento: improvido, provido ou provido em parte.")]})
+            data["result"] = Appeal.Result.GRANTED.value if data["granted"] else Appeal.Result.UPHELD.value
+        elif granted_sent and data["result"] != (Appeal.Result.GRANTED.value if data["granted"] else Appeal.Result.UPHELD.value):
+            if not (data["result"] == Appeal.Result.PARTIAL.value and data["granted"]):
+                raise serializers.ValidationError({"granted": [_("“granted” contradiz o resultado informado.")]})
+        data.pop("granted", None)
+        return data
 
 
 class FinePaySerializer(serializers.Serializer):

@@ -149,7 +149,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return [DimutranOrInfractor()]
 
     def get_queryset(self):
-        rows = Appeal.objects.select_related("decision__auto")
+        rows = Appeal.objects.select_related("decision__auto").prefetch_related("reductions", "archived_inquiries")
         if is_dimutran(self.request.user):
             return rows
         person = person_of(self.request.user)
@@ -169,9 +169,10 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.AppealJudgeSerializer, responses=s.AppealSerializer)
     @action(detail=True, methods=["post"])
     def judge(self, request, pk=None):
-        """Register COMUTRAM's or the Mayor's judgment (Art. 63, §3)."""
+        """Register COMUTRAM's or the Mayor's judgment: upheld, granted, or granted in part with the reduced penalties (Art. 63, §3)."""
         data = _valid(s.AppealJudgeSerializer, request)
-        appeal = services.judge_appeal(appeal=get_object_or_404(Appeal, pk=pk), **data)
+        reductions = [services.ReductionChoice(**r) for r in data.pop("reductions")]
+        appeal = services.judge_appeal(appeal=get_object_or_404(Appeal, pk=pk), reductions=reductions, **data)
         return Response(s.AppealSerializer(appeal).data)
 
     @extend_schema(request=s.EnforcementNotifySerializer, responses=s.AppealSerializer)

@@ -69,3 +69,20 @@ def announced(monkeypatch):
     monkeypatch.setattr("backend.enforcement.services.announce_compliance_change", calls.append)
     monkeypatch.setattr("backend.registry.services.permits.announce_compliance_change", calls.append)
     return calls
+
+
+def appeal(client, decision_id, filed_on, instance="comutram", **deposit):
+    """File an appeal (DIMUTRAN registers the date of the filing); returns its JSON."""
+    body = {"decision": decision_id, "instance": instance, "grounds": "Razões do recurso.", "filed_on": filed_on, **deposit}
+    response = client.post("/api/appeals/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def judge(client, appeal_id, judged_on, result, reductions=(), text="Julgamento fundamentado.", **extra):
+    body = {"judged_on": judged_on, "result": result, "judgment_text": text, "reductions": list(reductions), **extra}
+    return client.post(f"/api/appeals/{appeal_id}/judge/", body, format="json")
+
+
+def codes(response):
+    return [r["code"] for r in response.json().get("reasons", [])]

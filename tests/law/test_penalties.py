@@ -12,6 +12,7 @@ from taxilaw.penalties import (
     FineGroup,
     PenaltyKind,
     PenaltyLine,
+    PENALTY_SEVERITY,
     PriorPenalty,
     appeal_deadline,
     assess_fine,
@@ -19,6 +20,8 @@ from taxilaw.penalties import (
     cumulate,
     defence_deadline,
     group_fine,
+    inquiry_archive_reason,
+    inquiry_trigger_holds,
     is_recidivism,
     judgment_notice_deadline,
     may_appeal,
@@ -27,8 +30,13 @@ from taxilaw.penalties import (
     may_dismiss_complaint,
     may_file_defence,
     may_impose,
+    may_judge_partially,
     may_notify,
     may_notify_judgment,
+    may_reduce,
+    reduced_fine_range,
+    refund_on_reduction,
+    severity,
     suspension_period,
 )
 
@@ -198,3 +206,103 @@ def test_art_63_par_4_judgment_notified_within_10_days():
     late = may_notify_judgment(MONDAY, date(2026, 3, 13))
     assert not late and late.codes == ("judgment_notice_out_of_term",) and late.articles == ("Art. 63, §4",)
     assert not may_notify_judgment(MONDAY, MONDAY - timedelta(days=1))
+
+
+# ------------------------------------------------- partial judgment of an appeal
+
+
+def _line(code, kind, fine=None, starts_on=None, ends_on=None):
+    return PenaltyLine(code, PenaltyKind(kind), fine, starts_on, ends_on)
+
+
+@pytest.mark.article("Art. 63, §3", "Art. 54, a", "Art. 54, b", "Art. 54, c", "Art. 54, d")
+def test_partial_judgment_only_lightens_the_penalty():
+    assert [k.value for k in PENALTY_SEVERITY] == ["reprimand", "fine", "suspension", "revocation"]
+    assert severity("reprimand") < severity("fine") < severity("suspension") < severity("revocation")
+    spec = SPECS["seal_removed"]
+    heavier = may_reduce(spec, _line("seal_removed", "fine", Decimal("140")), _line("seal_removed", "suspension", None, ON, ON), judged_on=ON)
+    assert not heavier and heavier.codes == ("reduction_not_lighter",) and heavier.articles == ("Art. 63, §3",)
+    for kind in ("reprimand", "revocation"):  # nothing lighter within these kinds: annul instead
+        same = may_reduce(spec, _line("seal_removed", kind), _line("seal_removed", kind), judged_on=ON, involuntary=True)
+        assert same.codes == ("reduction_not_lighter",)
+
+
+@pytest.mark.article("Art. 55", "Art. 55, III", "Art. 59", "Art. 4, §2")
+def test_reduced_fine_range_group_ceiling_floor_and_recidivism():
+    params = default_parameters()
+    assert reduced_fine_range(SPECS["tariff_not_charged"], ON, params) == (Decimal("70.00"), Decimal("210.00"))
+    assert reduced_fine_range(SPECS["attire"], ON, params) == (Decimal("70.00"), Decimal("70.00"))
+    prior = PriorPenalty("seal_removed", ON - timedelta(days=30), Decimal("100.00"))
+    # recidivism: the ceiling is twice the previous fine as it stands now (Art. 59)
+    assert reduced_fine_range(SPECS["seal_removed"], ON, params, [prior]) == (Decimal("70.00"), Decimal("200.00"))
+    # a fine the law fixes in UFM has nothing below it (Art. 4, §2)
+    assert reduced_fine_range(SPECS["alvara_not_renewed"], ON, params) == (Decimal("5.00"), Decimal("5.00"))
+
+
+@pytest.mark.article("Art. 63, §3", "Art. 55")
+def test_reduced_fine_must_be_lower_and_within_the_range():
+    spec, current = SPECS["tariff_not_charged"], _line("tariff_not_charged", "fine", Decimal("210.00"))
+    window = (Decimal("70.00"), Decimal("210.00"))
+    ok = may_reduce(spec, current, _line("tariff_not_charged", "fine", Decimal("140.00")), judged_on=ON, fine_range=window)
+    assert ok and {"Art. 63, §3", "Art. 55"} <= set(ok.articles)
+    same = may_reduce(spec, current, _line("tariff_not_charged", "fine", Decimal("210.00")), judged_on=ON, fine_range=window)
+    assert same.codes == ("reduction_not_lighter",)
+    low = may_reduce(spec, current, _line("tariff_not_charged", "fine", Decimal("69.99")), judged_on=ON, fine_range=window)
+    assert low.codes == ("reduced_fine_out_of_range",) and "Art. 55" in low.articles
+    assert "R$ 70,00 e R$ 210,00" in low.reasons[0].message
+    missing = may_reduce(spec, current, _line("tariff_not_charged", "fine"), judged_on=ON, fine_range=window)
+    assert missing.codes == ("reduced_fine_missing",)
+    # a suspension turned into a fine: the fine must stay within the range too
+    suspension = _line("seal_removed", "suspension", None, ON, ON + timedelta(days=9))
+    high = may_reduce(SPECS["seal_removed"], suspension, _line("seal_removed", "fine", Decimal("141")), judged_on=ON, fine_range=(Decimal("70"), Decimal("140")))
+    assert high.codes == ("reduced_fine_out_of_range",)
+    assert may_reduce(SPECS["seal_removed"], suspension, _line("seal_removed", "fine", Decimal("140")), judged_on=ON, fine_range=(Decimal("70"), Decimal("140")))
+
+
+@pytest.mark.article("Art. 56", "Art. 63, §3")
+def test_reduction_to_reprimand_needs_art_56():
+    spec, current = SPECS["seal_removed"], _line("seal_removed", "fine", Decimal("140"))
+    refused = may_reduce(spec, current, _line("seal_removed", "reprimand"), judged_on=ON)
+    assert refused.codes == ("reprimand_not_allowed",) and "Art. 56" in refused.articles
+    assert may_reduce(spec, current, _line("seal_removed", "reprimand"), judged_on=ON, involuntary=True)
+    assert may_reduce(spec, current, _line("seal_removed", "reprimand"), judged_on=ON, serious_consequences=False)
+
+
+@pytest.mark.article("Art. 54, b", "Art. 63, §3")
+def test_shorter_suspension_keeps_its_start_and_ends_earlier():
+    spec = SPECS["seal_removed"]
+    current = _line("seal_removed", "suspension", None, ON, ON + timedelta(days=9))
+    assert may_reduce(spec, current, _line("seal_removed", "suspension", None, None, ON + timedelta(days=2)), judged_on=ON + timedelta(days=5))
+    assert may_reduce(spec, current, _line("seal_removed", "suspension", None, ON, ON), judged_on=ON)
+    moved = may_reduce(spec, current, _line("seal_removed", "suspension", None, ON + timedelta(days=1), ON + timedelta(days=2)), judged_on=ON)
+    assert moved.codes == ("reduced_suspension_period_invalid",)
+    not_shorter = may_reduce(spec, current, _line("seal_removed", "suspension", None, ON, ON + timedelta(days=9)), judged_on=ON)
+    assert not_shorter.codes == ("reduction_not_lighter",)
+    before_start = may_reduce(spec, current, _line("seal_removed", "suspension", None, ON, ON - timedelta(days=1)), judged_on=ON)
+    assert before_start.codes == ("reduced_suspension_period_invalid",)
+    # a revocation turned into a suspension: from the judgment on (Art. 54, b)
+    revocation = _line("rank_swap", "revocation")
+    judged = ON + timedelta(days=20)
+    assert may_reduce(SPECS["rank_swap"], revocation, _line("rank_swap", "suspension", None, judged, judged + timedelta(days=5)), judged_on=judged)
+    early = may_reduce(SPECS["rank_swap"], revocation, _line("rank_swap", "suspension", None, ON, judged), judged_on=judged)
+    assert early.codes == ("suspension_period_invalid",)
+
+
+@pytest.mark.article("Art. 63, §3", "Art. 63, §5")
+def test_partial_judgment_gives_reasons_and_refunds_the_difference():
+    assert may_judge_partially("Multa reduzida: primeira infração.", 1)
+    assert may_judge_partially(" ", 0).codes == ("partial_judgment_needs_reduction", "partial_judgment_needs_reasons")
+    assert refund_on_reduction(Decimal("210.00"), Decimal("140.00")) == Decimal("70.00")
+    assert refund_on_reduction(Decimal("210.00"), None) == Decimal("210.00")  # the fine became a reprimand
+    assert refund_on_reduction(Decimal("100.00"), Decimal("140.00")) == Decimal("0.00")
+
+
+@pytest.mark.article("Art. 10", "Art. 54, d", "Art. 63, §3")
+def test_inquiry_loses_its_trigger_when_the_revocation_falls():
+    assert inquiry_trigger_holds("revocation")
+    assert not inquiry_trigger_holds(None)  # annulled
+    assert not inquiry_trigger_holds(PenaltyKind.SUSPENSION)  # reduced
+    annulled = inquiry_archive_reason(auto="0003/2026", appeal=7, instance="comutram", judged_on=ON, kind_after=None)
+    assert annulled.code == "inquiry_trigger_annulled" and "recurso nº 7" in annulled.message and "02/03/2026" in annulled.message
+    reduced = inquiry_archive_reason(auto="0003/2026", appeal=7, instance="mayor", judged_on=ON, kind_after="fine")
+    assert reduced.code == "inquiry_trigger_reduced" and "“Multa”" in reduced.message and "Prefeito" in reduced.message
