@@ -8,4 +8,8 @@ class RanksConfig(AppConfig):
     verbose_name = _("Zonas, pontos e concursos")
 
     def ready(self):
-        from . import signals  # noqa: F401
+        # The one link from the registry to ranks: the designation at the rank won in the
+        # contest starts at the term's signature (Art. 3, Art. 19, Art. 22, I); see signals.py for why a signal.
+        from . import signals
+
+        signals.connect()

@@ -530,7 +530,11 @@ def _promote(c: Candidate, rank: Rank, on: date) -> Permit:
 
 
 def designate_on_term(permit: Permit) -> RankAssignment | None:
-    """When the term of a contest permit is signed, designate it at the private rank it won (Art. 3, Art. 19, Art. 22, I)."""
+    """When the term of a contest permit is signed, designate it at the private rank it won (Art. 3, Art. 19, Art. 22, I).
+
+    Called by the ``post_save`` receiver in :mod:`backend.ranks.signals` (the registry signs terms and must not import
+    ranks), inside the signature's transaction. Idempotent: a permit with any designation is left alone.
+    """
     if permit.status != Permit.Status.ACTIVE or permit.term_signed_on is None:
         return None
     win = Candidate.objects.filter(permit=permit, contest__promotion=False, contest__status=Contest.Status.GRANTED,

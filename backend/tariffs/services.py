@@ -10,22 +10,18 @@ from typing import Iterable, Mapping, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import require
+from backend.api_errors import refuse, require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from taxilaw import meter as meter_law
 from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
-from taxilaw.decision import Decision, Reason
+from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
 
 from . import selectors
 from .models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
 
 TARIFF_FIELDS = ("effective_from", "bandeirada", "price_km_b1", "price_km_b2", "price_hour_waiting", "decree")
-
-
-def _refuse(article: str, code: str, template: str, **params) -> Decision:
-    return Decision.refuse(Reason(article, code, template, params))
 
 
 def _law_tariff(data: Mapping) -> law.Tariff:
@@ -41,12 +37,12 @@ def check_tariff(data: Mapping, *, instance: TariffDecree | None = None) -> Deci
 
 def _require_not_in_force(instance: TariffDecree, field: str | None = None) -> None:
     if instance.is_in_force_or_past():
-        require(_refuse(
+        refuse(
             "Art. 44", "tariff_in_force_immutable",
             gettext_noop("A tarifa vigente desde {since} já está em vigor e não pode ser alterada nem excluída: "
                          "o reajuste é feito por novo decreto."),
-            since=instance.effective_from,
-        ), field)
+            field, since=instance.effective_from,
+        )
 
 
 @transaction.atomic
@@ -63,9 +59,9 @@ def amend_tariff(instance: TariffDecree, **data) -> TariffDecree:
     _require_not_in_force(instance)
     merged = {name: data.get(name, getattr(instance, name)) for name in TARIFF_FIELDS}
     if merged["effective_from"] <= timezone.localdate():
-        require(_refuse("Art. 44", "tariff_in_force_immutable",
-                        gettext_noop("Uma tarifa só pode ser corrigida para entrar em vigor depois de hoje ({today})."),
-                        today=timezone.localdate()), "effective_from")
+        refuse("Art. 44", "tariff_in_force_immutable",
+               gettext_noop("Uma tarifa só pode ser corrigida para entrar em vigor depois de hoje ({today})."),
+               "effective_from", today=timezone.localdate())
     require(check_tariff(merged, instance=instance))
     for name, value in merged.items():
         setattr(instance, name, value)
@@ -79,8 +75,8 @@ def revoke_tariff(instance: TariffDecree) -> None:
     instance = TariffDecree.objects.select_for_update().get(pk=instance.pk)
     _require_not_in_force(instance)
     if instance.correction_tables.exists():
-        require(_refuse("Art. 45, §3", "tariff_has_correction_tables",
-                        gettext_noop("A tarifa tem tabelas de correção autorizadas; exclua-as antes.")))
+        refuse("Art. 45, §3", "tariff_has_correction_tables",
+               gettext_noop("A tarifa tem tabelas de correção autorizadas; exclua-as antes."))
     instance.delete()
 
 
@@ -116,8 +112,8 @@ def _run(study: TariffStudy, items: Sequence[study_law.CostItem]) -> study_law.T
             waiting_equivalent_kmh=study.waiting_equivalent_kmh, reference=study.reference,
         )
     except (ValueError, ArithmeticError) as exc:
-        require(_refuse("Art. 42", "study_invalid", gettext_noop("Estudo tarifário inválido: {error}."), error=str(exc)))
-        raise  # pragma: no cover - require raised
+        refuse("Art. 42", "study_invalid", gettext_noop("Estudo tarifário inválido: {error}."), error=str(exc))
+        raise  # pragma: no cover - refuse raised
 
 
 def _store_result(study: TariffStudy, result: study_law.TariffStudy) -> None:
@@ -192,24 +188,24 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     instants = [("trace", f.t) for f in fixes] + [("started_at", started_at), ("stopped_at", stopped_at)]
     for field, instant in instants:
         if instant is not None and (not isinstance(instant, datetime) or instant.utcoffset() is None):
-            require(_refuse("Art. 43", "trace_naive_time",
-                            gettext_noop("Toda data e hora do trajeto deve indicar o fuso horário."), ), field)
+            refuse("Art. 43", "trace_naive_time",
+                   gettext_noop("Toda data e hora do trajeto deve indicar o fuso horário."), field)
     if started_at is None:
         if not fixes:
-            require(_refuse("Art. 43", "trace_empty", gettext_noop("O trajeto está vazio e o início não foi informado.")), "trace")
+            refuse("Art. 43", "trace_empty", gettext_noop("O trajeto está vazio e o início não foi informado."), "trace")
         started_at = min(f.t for f in fixes)
     day = selectors._day(started_at)
     try:
         tariff = selectors.tariff_in_force(day)
     except law.NoTariffInForce:
-        require(_refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), day=day),
-                "started_at")
+        refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
+               day=day)
     params = meter_law.meter_params_from_table(current_parameters(), day)
     holidays = municipal_holidays(year_from=day.year - 1)
     try:
         reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
     except (ValueError, TypeError, ArithmeticError) as exc:
-        require(_refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), error=str(exc)), "trace")
+        refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), "trace", error=str(exc))
     tolerance = selectors.compare_tolerance(day)
     phone = Decimal(str(phone_total))
     return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance))

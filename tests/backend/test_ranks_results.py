@@ -64,6 +64,33 @@ def test_winner_becomes_a_permit_awaiting_term_and_joins_the_rank_on_signing(dim
     assert assignment.rank_id == rank["id"] and assignment.since == signed
 
 
+@pytest.mark.article("Art. 3", "Art. 3, §1", "Art. 19", "Art. 22, I")
+def test_signing_the_term_through_the_api_designates_the_winner_at_its_rank(dimutran, make_person, working_cab, today):
+    """The registry's sign-term endpoint knows nothing of ranks; the designation still starts at the signature."""
+    rank = make_rank(dimutran, "Barra")
+    contest = publish(dimutran, today, [rank])
+    winner = make_person()
+    assert register(dimutran, contest, winner, model_year=(today + timedelta(days=40)).year).status_code == 201
+    _classify(dimutran, contest)
+    published = _result_day(contest)
+    assert _publish_result(dimutran, contest, published).status_code == 200
+    permit = Permit.objects.get(holder=winner)
+    url = f"/api/permits/{permit.pk}/sign-term/"
+
+    late = dimutran.post(url, {"signed_on": (published + timedelta(days=31)).isoformat()}, format="json")
+    refused(late, "Art. 3, §1")
+    assert not RankAssignment.objects.filter(permit=permit).exists()  # no term, no designation
+
+    signed = published + timedelta(days=3)
+    response = dimutran.post(url, {"signed_on": signed.isoformat()}, format="json")
+    assert response.status_code == 201, response.content.decode()
+    assignment = RankAssignment.objects.get(permit=permit)
+    assert (assignment.rank_id, assignment.since, assignment.ended_on) == (rank["id"], signed, None)
+
+    other = working_cab()  # a term signed without a contest win designates nothing (Art. 22, I)
+    assert other.term_signed_on is not None and not RankAssignment.objects.filter(permit=other).exists()
+
+
 @pytest.mark.article("Art. 2, § único", "Art. 3")
 def test_winner_already_holding_a_permit_is_refused_and_nothing_written(dimutran, make_person, working_cab, today):
     a_rank, b_rank = make_rank(dimutran, "Barra"), make_rank(dimutran, "Hospital")
