@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 
@@ -19,6 +20,9 @@ from dispatch.routing import websocket_application  # noqa: E402
 gc.collect()
 gc.freeze()
 gc.set_threshold(50_000, 20, 100)
+# An offer is a dozen database round trips on its own thread; after each one the thread waits for the
+# GIL while the event loop serves positions, up to the switch interval each time (5 ms by default).
+sys.setswitchinterval(0.0005)
 
 application = ProtocolTypeRouter(
     {

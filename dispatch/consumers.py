@@ -9,6 +9,7 @@ on as they are.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -25,6 +26,9 @@ from .positions import buffer
 
 log = logging.getLogger(__name__)
 POLICY_VIOLATION = 4008  # 1008 in the range applications may send
+# Channel layers drop a group membership a day after it was made (group_expiry): a cab or a console
+# connected longer would stop hearing offers and updates. Each connection renews its memberships.
+GROUP_REFRESH_SECONDS = 3600
 # What makes an offer (a request, a decline, a manual assignment) runs on threads of its own, each with its
 # own database connection: an offer never waits behind connections and other rides' trip steps, which share
 # Channels' one database thread. The database's row locks and constraints settle any race between them.
@@ -38,6 +42,7 @@ def _offering(func):
 class _Base(AsyncWebsocketConsumer):
     role = ""
     burst, per_second = 40, 20.0  # a driver sends a position every few seconds; this is generous
+    _refresher: asyncio.Task | None = None
 
     async def connect(self):
         self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False
@@ -90,8 +95,18 @@ class _Base(AsyncWebsocketConsumer):
     async def join(self, group: str):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups.append(group)
+        if self._refresher is None:
+            self._refresher = asyncio.create_task(self._refresh_groups())
+
+    async def _refresh_groups(self):
+        while True:
+            await asyncio.sleep(GROUP_REFRESH_SECONDS)
+            for group in list(self.groups):
+                await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code):
+        if self._refresher is not None:
+            self._refresher.cancel()
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -54,6 +54,11 @@ class Cab(models.Model):
     cell = models.CharField(max_length=24, blank=True, db_index=True)
     zone = models.CharField(max_length=12, blank=True)
     position_at = models.DateTimeField(null=True, blank=True)
+    # The registry's facts about this driver on this permit (taxilaw.compliance.ComplianceFacts), kept so
+    # that an offer asks the law core without reading the registry again. Database triggers (migration
+    # 0003) clear them and bump ``facts_epoch`` on any write to a table they come from.
+    compliance_facts = models.JSONField(null=True, blank=True, editable=False)
+    facts_epoch = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("táxi em operação")

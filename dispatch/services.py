@@ -22,6 +22,7 @@ from geopy.distance import geodesic
 from backend.registry import compliance, selectors
 from backend.registry.models import Permit, Person
 from backend.ranks.models import Rank, RankCheckIn
+from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.meter import Fix
 
 from . import events, grid, snapshots
@@ -59,13 +60,15 @@ def go_online(person: Person) -> Cab:
     permit = driven_permit(person)
     if permit is None:
         raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
-    decision = compliance.may_work(person, permit)
+    cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
+    if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
+        cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
+    cab.permit, cab.driver = permit, person
+    decision = may_work(cab, store=False)
     if not decision:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
-    cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
-    cab.driver = person
     cab.online = True
-    cab.save(update_fields=["driver", "online"])
+    cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
     events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
     return cab
 
@@ -90,8 +93,25 @@ def set_status(cab_id: int, status: str) -> Cab:
 
 def still_allowed(cab_id: int):
     """Re-check the registry for an open connection (after a suspension or revocation)."""
-    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
-    return compliance.may_work(cab.driver, cab.permit)
+    return may_work(Cab.objects.select_related("permit", "driver").get(pk=cab_id))
+
+
+def may_work(cab: Cab, now: datetime | None = None, store: bool = True):
+    """The registry's compliance answer for the cab's driver now, from the facts kept on the cab row.
+
+    The registry is read again only when the database has forgotten them (triggers of migration 0003
+    clear them on any write to a table they come from); the facts read are stored back only if no such
+    write happened meanwhile (``facts_epoch`` unchanged), so a stale answer is never kept.
+    """
+    now = now or timezone.now()
+    if cab.compliance_facts is not None:
+        return compliance.decide(cab.driver, cab.permit, ComplianceFacts.from_json(cab.compliance_facts), now)
+    facts = compliance.compliance_facts(cab.driver, cab.permit, local_date(now))
+    if facts is not None:
+        cab.compliance_facts = facts.to_json()
+        if store:
+            Cab.objects.filter(pk=cab.pk, facts_epoch=cab.facts_epoch).update(compliance_facts=cab.compliance_facts)
+    return compliance.decide(cab.driver, cab.permit, facts, now)
 
 
 def rank_check_in(permit_id: int, rank_id: int) -> dict:
@@ -170,11 +190,7 @@ class Candidate:
 def _free_cabs():
     """Connected, free, recently seen, and not already considering another offer."""
     fresh = timezone.now() - POSITION_FRESH
-    return (
-        Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh)
-        .exclude(offers__status=OfferStatus.PENDING)
-        .select_related("permit", "driver")
-    )
+    return Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh).exclude(offers__status=OfferStatus.PENDING)
 
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
@@ -187,11 +203,13 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
             nearest, best = rank, d
     if nearest is None:
         return []
-    free = {c.permit_id: c for c in _free_cabs().exclude(pk__in=exclude)}
+    queued = list(
+        RankCheckIn.objects.filter(rank=nearest, checked_out_at__isnull=True).order_by("checked_in_at").values_list("permit_id", flat=True)
+    )
+    free = {c.permit_id: c for c in _free_cabs().filter(permit_id__in=queued).exclude(pk__in=exclude).select_related("permit", "driver")}
     queue = []
-    checkins = RankCheckIn.objects.filter(rank=nearest, checked_out_at__isnull=True).order_by("checked_in_at")
-    for position, checkin in enumerate(checkins, start=1):
-        cab = free.get(checkin.permit_id)
+    for position, permit_id in enumerate(queued, start=1):
+        cab = free.get(permit_id)
         if cab is not None:
             queue.append(Candidate(cab, geodesic((lat, lon), (cab.lat, cab.lon)).meters, "rank", position, nearest.name))
     return queue
@@ -207,16 +225,17 @@ def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDID
     records: geopy's geodesic costs ~150 µs a call.
     """
     shrink = math.cos(math.radians(lat))
-    found: list[Cab] = []
+    found: list[tuple[int, float, float]] = []  # (id, lat, lon): whole cabs are loaded only for the nearest
     searched = 0
     for radius in SEARCH_RADII:
-        found += _free_cabs().filter(cell__in=grid.rings(lat, lon, searched, radius)).exclude(pk__in=exclude)
+        found += _free_cabs().filter(cell__in=grid.rings(lat, lon, searched, radius)).exclude(pk__in=exclude).values_list("pk", "lat", "lon")
         searched = radius + 1
-        found.sort(key=lambda c: (c.lat - lat) ** 2 + ((c.lon - lon) * shrink) ** 2)
+        found.sort(key=lambda c: (c[1] - lat) ** 2 + ((c[2] - lon) * shrink) ** 2)
         covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the distances below
-        if len(found) >= wanted and (found[wanted - 1].lat - lat) ** 2 + ((found[wanted - 1].lon - lon) * shrink) ** 2 <= covered**2:
+        if len(found) >= wanted and (found[wanted - 1][1] - lat) ** 2 + ((found[wanted - 1][2] - lon) * shrink) ** 2 <= covered**2:
             break
-    nearest = [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in found[: wanted + 2]]
+    cabs = _free_cabs().filter(pk__in=[pk for pk, _lat, _lon in found[: wanted + 2]]).select_related("permit", "driver")
+    nearest = [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in cabs]
     return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
 
 
@@ -240,7 +259,7 @@ def _offer(ride: Ride, tried: set[int]) -> Offer | None:
     audit, chosen = [], None
     for candidate in candidates:
         if chosen is None:
-            decision = compliance.may_work(candidate.cab.driver, candidate.cab.permit)
+            decision = may_work(candidate.cab)
             audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
             if decision:
                 chosen = candidate
@@ -282,7 +301,7 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
         raise DispatchError("cab_offline", _("Este táxi não está conectado."))
     if ride.offers.filter(cab=cab).exists():
         raise DispatchError("already_offered", _("Esta corrida já foi oferecida a este táxi."))
-    decision = compliance.may_work(cab.driver, cab.permit)
+    decision = may_work(cab)
     if not decision:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
     for pending in ride.offers.filter(status=OfferStatus.PENDING):

@@ -8,7 +8,7 @@ when it refuses.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime, timedelta, timezone
 from typing import Optional, Union
 
@@ -47,6 +47,38 @@ class ComplianceFacts:
     social_security_last_proof_quarter_end: Optional[date] = None
     # The authorization's regime (Art. 1, §6; taxilaw.split.REGIMES): "ctps" owes no quarterly proof (§5).
     auxiliary_split_regime: str = REGIME_LAW
+
+
+    def to_json(self) -> dict:
+        """A JSON-ready copy (dates as ISO strings), e.g. to keep beside the cab it describes."""
+        return {name: _json_value(value) for name, value in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ComplianceFacts":
+        kinds = {
+            "permit_status": PermitStatus, "last_inspection_result": InspectionResult, "driver_role": DriverRole,
+            "vehicle_model_year": int, "auxiliary_authorization_active": bool, "auxiliary_split_regime": str,
+        }
+        values = {}
+        for field in fields(cls):
+            raw = data[field.name]
+            if raw is None:
+                values[field.name] = None
+            elif field.name == "suspensions":
+                values[field.name] = tuple((date.fromisoformat(a), date.fromisoformat(b)) for a, b in raw)
+            else:
+                values[field.name] = kinds.get(field.name, date.fromisoformat)(raw)
+        return cls(**values)
+
+
+def _json_value(value):
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (tuple, list)):
+        return [_json_value(v) for v in value]
+    return value
 
 
 _ALLOWED = Decision.allow(

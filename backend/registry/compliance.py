@@ -63,8 +63,11 @@ def compliance_facts(person: Person, permit: Permit, on: date) -> law.Compliance
 def may_work(person: Person, permit: Permit, now: datetime | None = None) -> Decision:
     """May this driver work this cab now? (the registry's answer for dispatch and DIMUTRAN)."""
     now = now or timezone.now()
-    on = law.local_date(now)
-    facts = compliance_facts(person, permit, on)
+    return decide(person, permit, compliance_facts(person, permit, law.local_date(now)), now)
+
+
+def decide(person: Person, permit: Permit, facts: law.ComplianceFacts | None, now: datetime) -> Decision:
+    """The law core's answer on facts already read (``None``: the person does not drive this permit)."""
     if facts is None:
         return Decision.refuse(
             Reason(
