@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
@@ -43,6 +44,18 @@ class _Base(AsyncWebsocketConsumer):
     role = ""
     burst, per_second = 40, 20.0  # a driver sends a position every few seconds; this is generous
     _refresher: asyncio.Task | None = None
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its ``aclose_old_connections()`` before every handler.
+
+        That call is a hop to the database thread for every frame, positions included, queued behind
+        other rides' database work. Every database call here goes through ``database_sync_to_async``,
+        which closes stale connections around itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False

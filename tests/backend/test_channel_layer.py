@@ -8,7 +8,7 @@ from dispatch import consumers
 from dispatch.layers import ThrottledInMemoryChannelLayer
 
 
-def test_expired_messages_are_looked_for_at_most_once_a_second(monkeypatch):
+def test_expired_messages_are_looked_for_at_most_every_few_seconds(monkeypatch):
     layer = ThrottledInMemoryChannelLayer()
     scans = []
     monkeypatch.setattr("channels.layers.InMemoryChannelLayer._clean_expired", lambda self: scans.append(1))
