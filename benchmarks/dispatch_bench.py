@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/dispatch_bench.py --cabs 5000     # the full run
     .venv/bin/python benchmarks/dispatch_bench.py --layer pubsub  # also RedisPubSubChannelLayer
 
-N simulated cabs (one client process, one websocket each, ``Authorization:
-Token``) send a position every 5 s while passengers send a Poisson stream of
-ride requests; each offer is accepted and the trip run to completion at once.
+N simulated cabs (one websocket each, ``Authorization: Token``, shared by
+``--client-procs`` client processes) send a position every 5 s while
+passengers (one more process) send a Poisson stream of ride requests; each
+offer is accepted and the trip run to completion at once.
 The same load runs against, in one run:
 
 * ``echo``    a bare Channels consumer on Daphne (benchmarks/echo.py): the ceiling of the stack;
@@ -45,6 +46,7 @@ from urllib.parse import urlparse, urlunparse
 ROOT = Path(__file__).resolve().parents[1]
 CENTRE = (-21.131, -42.367)
 SPREAD = 0.045  # cabs and pickups in a box of about +-5 km around the centre
+REQUEST_WARMUP_S = 5.0  # requests before the measured window
 CLK = os.sysconf("SC_CLK_TCK")
 if __name__ == "__main__" and str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as a script: import the project from the checkout
@@ -297,19 +299,21 @@ def pct(values, q):
 
 
 class Load:
-    def __init__(self, ports, tokens, pax_tokens, args, echo: bool):
-        self.ports, self.tokens, self.pax_tokens, self.args, self.echo = ports, tokens, pax_tokens, args, echo
+    """One client process's share of the load: some cabs, or the passengers (``role``)."""
+
+    def __init__(self, role, ports, tokens, first_index, args, echo: bool, counter):
+        self.role, self.ports, self.tokens, self.first, self.args, self.echo = role, ports, tokens, first_index, args, echo
+        self.counter = counter  # shared with the coordinator: position messages sent by this process
         self.cabs: list = []  # open websockets
-        self.positions = 0
-        self.requests: dict = {}  # ride_id (or a local key for echo) -> send time
+        self.requests: dict = {}  # ride_id -> send time (perf_counter: CLOCK_MONOTONIC, the same in every process)
         self.offers: dict = {}  # ride_id -> receive time at the driver
         self.echo_latency: list = []
-        self.rtts: list = []
+        self.rtts: list = []  # (time, rtt)
         self.failed = 0
         self.errors: dict = {}
         self.escalated = 0
         self.completed = 0
-        self.rng = random.Random(1242)
+        self.rng = random.Random(1242 + first_index)
 
     async def connect_cab(self, i, token, sem):
         from websockets.asyncio.client import connect
@@ -368,8 +372,8 @@ class Load:
         except Exception:  # noqa: BLE001
             pass
 
-    async def position_loop(self, stop: asyncio.Event):
-        """One task sends every cab's position once per tick, spread evenly over the tick."""
+    async def position_loop(self, stop):
+        """One task sends each of this process's cabs' position once per tick, spread evenly over the tick."""
         tick = self.args.tick
         while not stop.is_set():
             cabs = list(self.cabs)
@@ -380,21 +384,23 @@ class Load:
             slices = max(1, int(tick / 0.02))
             per = (len(cabs) + slices - 1) // slices
             for s in range(slices):
+                sent = 0
                 for cab in cabs[s * per:(s + 1) * per]:
                     cab["lat"] += self.rng.uniform(-0.0003, 0.0003)
                     cab["lon"] += self.rng.uniform(-0.0003, 0.0003)
                     try:
                         await cab["ws"].send('{"type":"position","lat":%.6f,"lon":%.6f}' % (cab["lat"], cab["lon"]))
-                        self.positions += 1
+                        sent += 1
                     except Exception:  # noqa: BLE001
                         pass
+                self.counter.value += sent
                 delay = start + (s + 1) * tick / slices - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 if stop.is_set():
                     return
 
-    async def ping_loop(self, stop: asyncio.Event):
+    async def ping_loop(self, stop):
         while not stop.is_set():
             await asyncio.sleep(0.5)
             if not self.cabs:
@@ -404,11 +410,11 @@ class Load:
                 t = time.perf_counter()
                 await cab["ws"].send('{"type":"ping"}')
                 got = await asyncio.wait_for(cab["pongs"].get(), 10)
-                self.rtts.append(got - t)
+                self.rtts.append((t, got - t))
             except Exception:  # noqa: BLE001
-                self.rtts.append(10.0)
+                self.rtts.append((t, 10.0))
 
-    async def passenger(self, token, port, queue: asyncio.Queue, stop: asyncio.Event):
+    async def passenger(self, token, port, queue: asyncio.Queue, stop):
         from websockets.asyncio.client import connect
 
         ws = await connect(f"ws://127.0.0.1:{port}/ws/passenger/", origin=f"http://127.0.0.1:{port}", open_timeout=60,
@@ -424,7 +430,7 @@ class Load:
                 await ws.send(json.dumps({"type": "ride_request", "pickup": {"lat": lat, "lon": lon}}))
                 if self.echo:
                     await asyncio.wait_for(ws.recv(), 30)
-                    self.echo_latency.append(time.perf_counter() - t0)
+                    self.echo_latency.append((t0, time.perf_counter() - t0))
                     continue
                 ride_id = None
                 while True:  # follow the ride until it is over
@@ -451,15 +457,57 @@ class Load:
         finally:
             ws.transport.abort()
 
-    async def request_stream(self, queue: asyncio.Queue, stop: asyncio.Event):
+    async def request_stream(self, queue: asyncio.Queue, stop):
         while not stop.is_set():
             await asyncio.sleep(self.rng.expovariate(self.args.rps))
             queue.put_nowait(1)
 
-    def latencies(self):
-        if self.echo:
-            return self.echo_latency
-        return [self.offers[r] - t for r, t in self.requests.items() if r in self.offers]
+
+async def _wait(event, poll=0.05):
+    while not event.is_set():
+        await asyncio.sleep(poll)
+
+
+async def _run_share(load: Load, go_requests, stop, report):
+    """A client process's life: connect its share, then send until the coordinator says stop."""
+
+    class _Stop:  # the coordinator's multiprocessing.Event, polled from asyncio
+        is_set = staticmethod(stop.is_set)
+
+    tasks = []
+    if load.role == "cabs":
+        sem = asyncio.Semaphore(max(4, load.args.connect_concurrency // max(1, load.args.client_procs)))
+        tasks.append(asyncio.create_task(load.position_loop(_Stop)))
+        t0 = time.perf_counter()
+        await asyncio.gather(*(load.connect_cab(load.first + i, t, sem) for i, t in enumerate(load.tokens)))
+        report.put(("connected", len(load.cabs), load.failed, dict(load.errors), time.perf_counter() - t0))
+        gc.collect()
+        gc.freeze()
+        tasks.append(asyncio.create_task(load.ping_loop(_Stop)))
+    else:
+        queue: asyncio.Queue = asyncio.Queue()
+        tasks += [asyncio.create_task(load.passenger(tok, load.ports[i % len(load.ports)], queue, _Stop))
+                  for i, tok in enumerate(load.tokens)]
+        report.put(("connected", 0, 0, {}, 0.0))
+        await _wait(go_requests)
+        tasks.append(asyncio.create_task(load.request_stream(queue, _Stop)))
+    await _wait(stop)
+    await asyncio.sleep(1.5)  # the last offers arrive
+    for t in tasks:
+        t.cancel()
+    for cab in load.cabs:
+        cab["reader"].cancel()
+        cab["ws"].transport.abort()
+    report.put(("done", load.role, load.offers, load.requests, load.echo_latency, load.rtts, load.completed, load.escalated,
+                dict(load.errors)))
+
+
+def client_process(role, ports, tokens, first_index, args, echo, counter, go_requests, stop, report):
+    """Entry point of a load-client process (multiprocessing, spawn)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    gc.set_threshold(50_000, 50, 100)
+    asyncio.run(_run_share(Load(role, ports, tokens, first_index, args, echo, counter), go_requests, stop, report))
 
 
 def _iso(ts):
@@ -468,67 +516,88 @@ def _iso(ts):
     return datetime.fromtimestamp(ts, timezone.utc).isoformat()
 
 
-async def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None):
-    load = Load(servers.ports, tokens, pax, args, echo)
-    sem = asyncio.Semaphore(args.connect_concurrency)
+def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None):
+    """Run the load from ``args.client_procs`` cab processes and one passenger process; measure two windows."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    go_requests, stop, report = ctx.Event(), ctx.Event(), ctx.Queue()
+    k = max(1, args.client_procs)
+    shares = [(i * len(tokens) // k, tokens[i * len(tokens) // k:(i + 1) * len(tokens) // k]) for i in range(k)]
+    counters = [ctx.Value("q", 0, lock=False) for _ in shares]
+    procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, go_requests, stop, report))
+             for (first, share), counter in zip(shares, counters)]
+    procs.append(ctx.Process(target=client_process, args=("passengers", servers.ports, pax, 0, args, echo, ctx.Value("q", 0, lock=False),
+                                                           go_requests, stop, report)))
+    positions = lambda: sum(c.value for c in counters)  # noqa: E731
     t0 = time.perf_counter()
-    stop = asyncio.Event()
-    positions = asyncio.create_task(load.position_loop(stop))
-    await asyncio.gather(*(load.connect_cab(i, t, sem) for i, t in enumerate(tokens)))
-    connect_s = time.perf_counter() - t0
-    print(f"  [{name}] {len(load.cabs)} cabs connected in {connect_s:.1f} s ({load.failed} failed {load.errors or ''})", flush=True)
-    queue: asyncio.Queue = asyncio.Queue()
-    pax_tasks = [asyncio.create_task(load.passenger(tok, servers.ports[i % len(servers.ports)], queue, stop)) for i, tok in enumerate(pax)]
-    gc.collect()
-    gc.freeze()
-    await asyncio.sleep(max(args.tick * 2, 5))  # warm-up: every cab has sent positions, the flush loop runs
-    load.rtts.clear()
-    pinger = asyncio.create_task(load.ping_loop(stop))
-    # window 1: positions only -> server CPU per position message
-    rpid = redis_pid(redis_url) if redis_url else None
-    d0 = db_backends_cpu(db_name)
-    cpu0, rcpu0, pos0, w0 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
-    await asyncio.sleep(args.duration)
-    cpu1, rcpu1, pos1, w1 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, load.positions, time.perf_counter()
-    d1 = db_backends_cpu(db_name)
-    quiet_rtts, load.rtts = load.rtts, []
-    # window 2: positions + the stream of ride requests -> request->offer latency
-    requests = asyncio.create_task(load.request_stream(queue, stop))
-    c2, p2, t2 = servers.cpu(), load.positions, time.perf_counter()
-    await asyncio.sleep(args.duration)
-    c3, p3, t3 = servers.cpu(), load.positions, time.perf_counter()
-    stop.set()
-    await asyncio.sleep(1.5)  # the last offers arrive
-    for t in (positions, pinger, requests, *pax_tasks):
-        t.cancel()
-    for cab in load.cabs:
-        cab["reader"].cancel()
-        cab["ws"].transport.abort()
-    gc.unfreeze()
-    lat = load.latencies()
+    for p in procs:
+        p.start()
+    try:
+        connected = [report.get(timeout=3600) for _ in procs]
+        connect_s = time.perf_counter() - t0
+        cabs = sum(c[1] for c in connected)
+        failed = sum(c[2] for c in connected)
+        print(f"  [{name}] {cabs} cabs connected in {connect_s:.1f} s by {k} client processes ({failed} failed)", flush=True)
+        time.sleep(max(args.tick * 2, 5))  # warm-up: every cab has sent positions, the flush loop runs
+        # window 1: positions only -> server CPU per position message
+        rpid = redis_pid(redis_url) if redis_url else None
+        d0 = db_backends_cpu(db_name)
+        cpu0, rcpu0, pos0, w0 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, positions(), time.perf_counter()
+        time.sleep(args.duration)
+        cpu1, rcpu1, pos1, w1 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, positions(), time.perf_counter()
+        d1 = db_backends_cpu(db_name)
+        # window 2: positions + the stream of ride requests -> request->offer latency, after a few requests
+        # of warm-up (each process's first offers open the offer threads' database connections)
+        go_requests.set()
+        time.sleep(REQUEST_WARMUP_S)
+        c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
+        time.sleep(args.duration)
+        c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
+        stop.set()
+        results = [report.get(timeout=120) for _ in procs]
+    finally:
+        stop.set()
+        for p in procs:
+            p.join(timeout=30)
+            if p.is_alive():
+                p.kill()
+    offers, requests, echo_latency, rtts, completed, escalated, errors = {}, {}, [], [], 0, 0, {}
+    for _tag, _role, o, r, e, rt, done, esc, errs in results:
+        offers.update(o)
+        requests.update(r)
+        echo_latency += e
+        rtts += rt
+        completed += done
+        escalated += esc
+        for key, n in errs.items():
+            errors[key] = errors.get(key, 0) + n
+    lat = [d for t, d in echo_latency if t >= t2] if echo else [offers[r] - t for r, t in requests.items() if r in offers and t >= t2]
+    quiet_rtts = [rtt for at, rtt in rtts if w0 <= at < w1]
+    busy_rtts = [rtt for at, rtt in rtts if t2 <= at < t3]
     window = w1 - w0
     msgs = pos1 - pos0
     return {
-        "name": name, "processes": len(servers.processes), "cabs": len(load.cabs), "connect_s": connect_s,
+        "name": name, "processes": len(servers.processes), "cabs": cabs, "connect_s": connect_s,
         "pos_per_s": msgs / window, "cpu_util": (cpu1 - cpu0) / window, "cpu_per_pos_us": (cpu1 - cpu0) / max(1, msgs) * 1e6,
         "redis_cpu_util": (rcpu1 - rcpu0) / window if rpid else None,
         "db_cpu_per_pos_us": (d1 - d0) / max(1, msgs) * 1e6 if db_name else None,
-        "requests": len(lat), "p50_ms": pct(lat, 50) * 1000, "p99_ms": pct(lat, 99) * 1000,
-        "rtt_p50_ms": pct(load.rtts, 50) * 1000, "rtt_p99_ms": pct(load.rtts, 99) * 1000,
+        "requests": len(lat), "p50_ms": pct(lat, 50) * 1000, "p90_ms": pct(lat, 90) * 1000, "p99_ms": pct(lat, 99) * 1000,
+        "rtt_p50_ms": pct(busy_rtts, 50) * 1000, "rtt_p99_ms": pct(busy_rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
-        "completed": load.completed, "escalated": load.escalated, "errors": dict(load.errors),
+        "completed": completed, "escalated": escalated, "errors": errors,
     }
 
 
 def print_table(rows, args):
-    head = ("scenario", "proc", "cabs", "conn s", "pos/s", "srv CPU", "CPU/pos us", "+DB CPU/pos us", "ping p99 ms", "req", "offer p50 ms",
+    head = ("scenario", "proc", "cabs", "conn s", "pos/s", "srv CPU", "CPU/pos us", "+DB CPU/pos us", "ping p99 ms", "req", "offer p50 ms", "offer p90 ms",
             "offer p99 ms", "ping p99 ms (req.)", "srv CPU (req.)", "done", "escal.")
     lines = [head]
     for r in rows:
         cpu = f"{r['cpu_util'] * 100:.0f}%" + (f" +redis {r['redis_cpu_util'] * 100:.0f}%" if r["redis_cpu_util"] is not None else "")
         lines.append((r["name"], r["processes"], r["cabs"], f"{r['connect_s']:.0f}", f"{r['pos_per_s']:.0f}", cpu,
                       f"{r['cpu_per_pos_us']:.0f}", "-" if r["db_cpu_per_pos_us"] is None else f"{r['db_cpu_per_pos_us']:.0f}",
-                      f"{r['quiet_rtt_p99_ms']:.1f}", r["requests"], f"{r['p50_ms']:.1f}",
+                      f"{r['quiet_rtt_p99_ms']:.1f}", r["requests"], f"{r['p50_ms']:.1f}", f"{r['p90_ms']:.1f}",
                       f"{r['p99_ms']:.1f}", f"{r['rtt_p99_ms']:.1f}", f"{r['cpu_util_rides'] * 100:.0f}%", r["completed"],
                       r["escalated"]))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
@@ -577,6 +646,8 @@ def main():
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"),
                         help="a Redis database the benchmark may flush")
     parser.add_argument("--connect-concurrency", type=int, default=64)
+    parser.add_argument("--client-procs", type=int, default=2,
+                        help="processes that hold the cabs' websockets (plus one for the passengers)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     args = parser.parse_args()
 
@@ -618,7 +689,9 @@ def main():
         from django.db import connections
 
         connections.close_all()
-        base_env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp}", DATABASE_CONN_MAX_AGE="600")
+        # The servers run as in production (docker-compose.yml): DEBUG off (no query log), persistent connections.
+        base_env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp}", DATABASE_CONN_MAX_AGE="600", DJANGO_DEBUG="0",
+                        DJANGO_SECRET_KEY="benchmark-only", DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
         for name in scenarios:
             env = dict(base_env)
             app, count = "backend.asgi:application", 1
@@ -638,13 +711,12 @@ def main():
             connections.close_all()
             servers = Servers(app, count, env, tmp)
             try:
-                rows.append(asyncio.run(measure(name, servers, tokens, pax, args, name == "echo",
-                                                env.get("REDIS_URL"), db.name)))
+                rows.append(measure(name, servers, tokens, pax, args, name == "echo", env.get("REDIS_URL"), db.name))
             finally:
                 servers.stop()
             r = rows[-1]
             print(f"  [{name}] {r['pos_per_s']:.0f} pos/s, CPU {r['cpu_util'] * 100:.0f}%, {r['cpu_per_pos_us']:.0f} us/pos, "
-                  f"offer p50/p99 {r['p50_ms']:.1f}/{r['p99_ms']:.1f} ms, ping p99 {r['rtt_p99_ms']:.1f} ms, errors {r['errors']}",
+                  f"offer p50/p90/p99 {r['p50_ms']:.1f}/{r['p90_ms']:.1f}/{r['p99_ms']:.1f} ms, ping p99 {r['rtt_p99_ms']:.1f} ms, errors {r['errors']}",
                   flush=True)
     finally:
         try:

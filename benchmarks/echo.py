@@ -3,7 +3,9 @@
 Same server, same protocol framing, same JSON parsing, no database and no
 dispatch: a ``position`` is parsed and dropped (the real consumer parses,
 validates and buffers it), a ``ping`` gets a ``pong``, any other frame is sent
-back as ``{"type": "echo", "of": <type>}``. Run with
+back as ``{"type": "echo", "of": <type>}``. Like the dispatch consumers it skips
+Channels' ``aclose_old_connections()`` before every handler (a hop to the
+database thread per frame), so it stays the ceiling. Run with
 ``daphne benchmarks.echo:application`` (DJANGO_SETTINGS_MODULE set).
 """
 
@@ -15,12 +17,16 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        await getattr(self, get_handler_name(message))(message)
+
     async def connect(self):
         await self.accept()
 
