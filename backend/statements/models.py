@@ -25,18 +25,21 @@ class StatementImmutable(ValidationError):
 
 
 class WrittenOnce:
-    """A closed statement and what it counted: written once, never rewritten nor deleted."""
+    """A closed week, its statements and what they counted: written once, never rewritten nor deleted."""
+
+    rewrite_refused = _("Um extrato fechado nunca é reescrito.")
+    delete_refused = _("Um extrato fechado não pode ser apagado.")
 
     def save(self, *args, **kwargs):
         if self.pk is not None:
-            raise StatementImmutable(_("Um extrato fechado nunca é reescrito."))
+            raise StatementImmutable(self.rewrite_refused)
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        raise StatementImmutable(_("Um extrato fechado não pode ser apagado."))
+        raise StatementImmutable(self.delete_refused)
 
 
-class WeekClosure(models.Model):
+class WeekClosure(WrittenOnce, models.Model):
     """The record that a week (Monday to Sunday, America/Sao_Paulo) was closed (Art. 1, §3)."""
 
     week_start = models.DateField(_("início da semana (segunda-feira)"), unique=True)
@@ -50,16 +53,11 @@ class WeekClosure(models.Model):
         verbose_name_plural = _("fechamentos semanais")
         ordering = ["-week_start"]
 
+    rewrite_refused = _("Uma semana fechada não pode ser alterada.")
+    delete_refused = _("Uma semana fechada não pode ser apagada.")
+
     def __str__(self):
         return f"{self.week_start:%d/%m/%Y}–{self.week_end:%d/%m/%Y}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise StatementImmutable(_("Uma semana fechada não pode ser alterada."))
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise StatementImmutable(_("Uma semana fechada não pode ser apagada."))
 
 
 class WeeklyStatement(WrittenOnce, models.Model):

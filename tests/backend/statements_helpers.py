@@ -4,6 +4,10 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from backend.registry.services import auxiliaries
+from backend.statements.models import WeeklyStatement
 from dispatch.models import Cab, Ride
 
 SP = ZoneInfo("America/Sao_Paulo")
@@ -25,6 +29,19 @@ def ride(permit, driver, fare, at, status="completed"):
         status=status, permit=permit, driver=driver, fare=Decimal(fare), completed_at=at if status == "completed" else None,
         pickup_lat=-21.13, pickup_lon=-42.37,
     )
+
+
+@pytest.fixture
+def cab_with_aux(working_cab, make_person):
+    """A permit whose holder has authorized an auxiliar: (permit, holder, auxiliar)."""
+    permit = working_cab(signed_on=SIGNED_ON)
+    aux = make_person()
+    auxiliaries.authorize_auxiliary(permit=permit, person=aux, on=AUTHORIZED_ON)
+    return permit, permit.holder, aux
+
+
+def statement(permit, driver, monday=MONDAY):
+    return WeeklyStatement.objects.get(permit=permit, driver=driver, week_start=monday)
 
 
 def set_regime(auxiliary, **fields):

@@ -13,9 +13,8 @@ from django.test import Client
 from backend.registry.models import Auxiliary
 from backend.registry.services import auxiliaries
 from backend.statements import documents, services
-from backend.statements.models import WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, local, ride, set_regime
+from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, local, ride, set_regime, statement
 
 CONTRACT = dict(split_regime="contract", contract_auxiliary_percent=Decimal("33.33"), contract_signed_on=date(2026, 1, 10),
                 contract_witness_1="Ana Souza", contract_witness_2="Bruno Lima", contract_reference="Contrato 7/2026")
@@ -28,10 +27,6 @@ def cab_with_aux(working_cab, make_person):
     aux = make_person()
     authorization = auxiliaries.authorize_auxiliary(permit=permit, person=aux, on=AUTHORIZED_ON)
     return permit, aux, authorization
-
-
-def statement(permit, driver, monday=MONDAY):
-    return WeeklyStatement.objects.get(permit=permit, driver=driver, week_start=monday)
 
 
 @pytest.mark.django_db

@@ -14,21 +14,9 @@ from backend.registry.services import auxiliaries
 from backend.statements import documents, services
 from backend.statements.models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, local, ride
+from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, cab_with_aux, local, ride, statement  # noqa: F401 (fixture)
 
 AFTER_NEXT_WEEK = datetime.combine(NEXT_MONDAY + timedelta(days=7), time(0, 5), SP)
-
-
-@pytest.fixture
-def cab_with_aux(working_cab, make_person):
-    permit = working_cab(signed_on=SIGNED_ON)
-    aux = make_person()
-    auxiliaries.authorize_auxiliary(permit=permit, person=aux, on=AUTHORIZED_ON)
-    return permit, permit.holder, aux
-
-
-def statement(permit, driver, monday=MONDAY):
-    return WeeklyStatement.objects.get(permit=permit, driver=driver, week_start=monday)
 
 
 @pytest.mark.django_db

@@ -11,19 +11,7 @@ from backend.registry.services import auxiliaries
 from backend.statements import services
 from backend.statements.models import StatementImmutable, WeekClosure, WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, local, ride
-
-
-@pytest.fixture
-def cab_with_aux(working_cab, make_person):
-    permit = working_cab(signed_on=SIGNED_ON)
-    aux = make_person()
-    auxiliaries.authorize_auxiliary(permit=permit, person=aux, on=AUTHORIZED_ON)
-    return permit, permit.holder, aux
-
-
-def statement(permit, driver, monday=MONDAY):
-    return WeeklyStatement.objects.get(permit=permit, driver=driver, week_start=monday)
+from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, cab_with_aux, local, ride, statement  # noqa: F401 (fixture)
 
 
 @pytest.mark.django_db
