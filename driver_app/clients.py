@@ -15,6 +15,7 @@
   switched offline to exercise the sync queue.
 * :class:`TariffClient` -- the tariff in force and today's flag
   (:class:`HttpTariffClient`, ``GET /api/tariffs/current/``).
+* :class:`FakeClock` -- a clock the screenshots and the tests move by hand.
 
 Message shapes are documented in docs/driver-app.md.
 """
@@ -25,7 +26,7 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, Callable, Optional, Protocol, runtime_checkable
 
@@ -364,3 +365,16 @@ class FakeTariffs:
         if not self.online:
             raise NetworkError("offline")
         return self.holidays
+
+
+class FakeClock:
+    """A clock moved by hand (``advance``), for the screenshots and the tests."""
+
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)

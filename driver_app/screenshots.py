@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import tempfile
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -22,17 +22,6 @@ os.environ.setdefault("KIVY_METRICS_DENSITY", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 WIDTH, HEIGHT = 480, 900
-
-
-class FakeClock:
-    def __init__(self, start: datetime):
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 def main(out_dir: str) -> int:
@@ -51,6 +40,7 @@ def main(out_dir: str) -> int:
     from taxilaw.flags import MURIAE_TZ
 
     from .app import DriverApp
+    from .clients import FakeClock
     from .session import build_session, demo_offer
 
     out = Path(out_dir)

@@ -1,20 +1,10 @@
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pytest
 
 from taxilaw.flags import MURIAE_TZ
+from driver_app.clients import FakeClock
 from driver_app.storage import JsonStore
-
-
-class FakeClock:
-    def __init__(self, start: datetime):
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from driver_app.gps import ReplayGps
 from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel
 from driver_app.viewmodels.flag import DISPLAY, colour_255
 
-from .conftest import FakeClock
+from driver_app.clients import FakeClock
 
 
 def test_every_state_has_a_distinct_colour_and_label():
