@@ -1,3 +1,4 @@
+import io
 from datetime import datetime
 
 import pytest
@@ -5,6 +6,16 @@ import pytest
 from taxilaw.flags import MURIAE_TZ
 from driver_app.clients import FakeClock
 from driver_app.storage import JsonStore
+
+
+class HttpResponse(io.BytesIO):
+    """What a faked ``urllib.request.urlopen`` returns: a body usable in a ``with``."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@ import json
 from driver_app.clients import DEMO_ME, FakeRegistry
 from driver_app.viewmodels import LoginViewModel
 
+from .conftest import HttpResponse
+
 
 def test_login_keeps_token_in_app_dir(store):
     registry = FakeRegistry({"ana": "s3nha"})
@@ -47,24 +49,16 @@ def test_fetch_me_caches_for_offline_and_logs_out_on_expired_token(store):
 
 def test_http_client_talks_to_the_registry_api(monkeypatch):
     """The real client posts JSON to /api/auth/token/ and sends ``Authorization: Token``."""
-    import io
     import urllib.request
 
     from driver_app.clients import HttpRegistryClient
 
     seen = []
 
-    class Resp(io.BytesIO):
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
     def fake_urlopen(req, timeout):
         seen.append((req.get_method(), req.full_url, req.get_header("Authorization"), req.data))
         body = {"token": "abc"} if req.full_url.endswith("/auth/token/") else DEMO_ME
-        return Resp(json.dumps(body).encode())
+        return HttpResponse(json.dumps(body).encode())
 
     monkeypatch.setattr(urllib.request, "urlopen", fake_urlopen)
     client = HttpRegistryClient("http://127.0.0.1:8000/")

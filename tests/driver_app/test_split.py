@@ -5,6 +5,8 @@ import pytest
 from driver_app.clients import FakeStatements
 from driver_app.viewmodels import SplitViewModel
 
+from .conftest import HttpResponse
+
 TODAY = date(2026, 3, 4)  # week of Monday 2 March
 
 
@@ -73,7 +75,6 @@ def test_own_driving_has_no_split():
 @pytest.mark.article("Art. 1, §3")
 def test_http_statements_client_folds_the_statements_api(monkeypatch):
     """``/api/statements/current/`` + ``/api/statements/`` -> this week and past weeks."""
-    import io
     import json
     import urllib.error
     import urllib.request
@@ -92,17 +93,10 @@ def test_http_statements_client_folds_the_statements_api(monkeypatch):
     }
     seen = []
 
-    class Resp(io.BytesIO):
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
     def fake_urlopen(req, timeout):
         path = req.full_url.removeprefix("http://api")
         seen.append((path, req.get_header("Authorization")))
-        return Resp(json.dumps(answers[path]).encode())
+        return HttpResponse(json.dumps(answers[path]).encode())
 
     monkeypatch.setattr(urllib.request, "urlopen", fake_urlopen)
     client = HttpStatementsClient(HttpRegistryClient("http://api"))
