@@ -27,7 +27,7 @@ from taxilaw.meter import Fix
 
 from . import events, grid, snapshots
 from .models import (
-    ACTIVE_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
+    ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
 )
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
@@ -145,7 +145,7 @@ def passenger_by_token(token: str) -> Passenger | None:
 @transaction.atomic
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
                  caller_name: str = "", caller_phone: str = "") -> Ride:
-    if passenger and passenger.rides.filter(status__in=[RideStatus.REQUESTED, RideStatus.OFFERED, *ACTIVE_RIDE_STATUSES]).exists():
+    if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
         raise DispatchError("ride_open", _("Você já tem uma corrida em andamento."))
     ride = Ride.objects.create(
         passenger=passenger,
