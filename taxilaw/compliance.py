@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime, timedelta, timezone
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from .auxiliaries import cmt_valid, quarterly_proof_required, social_security_status
 from .decision import Decision, Reason
@@ -125,6 +125,12 @@ def _params() -> Parameters:
     return _default_params
 
 
+def _resolve(params: Union[Parameters, Callable[[], Parameters], None]) -> Parameters:
+    if params is None:
+        return _params()
+    return params() if callable(params) else params
+
+
 def local_date(now: Union[datetime, date]) -> date:
     """The calendar day in Muriaé of ``now`` (aware datetimes are converted, naive ones taken as local)."""
     if isinstance(now, datetime):
@@ -134,8 +140,13 @@ def local_date(now: Union[datetime, date]) -> date:
     return now
 
 
-def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optional[Parameters] = None) -> Decision:
+def may_work(
+    facts: ComplianceFacts, now: Union[datetime, date], params: Union[Parameters, Callable[[], Parameters], None] = None
+) -> Decision:
     """May this driver work this cab now? Every reason against, each with its article.
+
+    ``params`` may be a function giving the dated parameters: it is called only when a rule needs
+    them (an auxiliary's social-security proof), so a holder's answer reads none.
 
     Permit revoked (Art. 9), extinct (Art. 4, §3), withdrawn (Art. 8) or
     suspended (Art. 54, b); alvará expired (Art. 4); vehicle over 10 years
@@ -192,7 +203,7 @@ def may_work(facts: ComplianceFacts, now: Union[datetime, date], params: Optiona
         else:
             reasons.extend(
                 social_security_status(
-                    facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, params or _params(), on,
+                    facts.auxiliary_authorized_on, facts.social_security_last_proof_quarter_end, _resolve(params), on,
                     facts.auxiliary_split_regime,
                 ).reasons
             )

@@ -77,4 +77,4 @@ def decide(person: Person, permit: Permit, facts: law.ComplianceFacts | None, no
                 {"name": person.full_name, "number": permit.number},
             )
         )
-    return law.may_work(facts, now, current_parameters())
+    return law.may_work(facts, now, current_parameters)  # read only if a rule needs them

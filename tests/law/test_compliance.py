@@ -43,6 +43,21 @@ def test_art_1_par_5_compliant_auxiliary_may_work():
     assert decision and "Art. 1, §5" in decision.articles
 
 
+@pytest.mark.article("Art. 1, §5")
+def test_dated_parameters_are_read_only_for_the_auxiliarys_proof():
+    from taxilaw.parameters import default_parameters
+
+    reads = []
+
+    def parameters():
+        reads.append(1)
+        return default_parameters()
+
+    assert may_work(HOLDER, NOW, parameters) and reads == []
+    assert may_work(AUXILIARY, NOW, parameters) and reads == [1]
+    assert may_work(AUXILIARY, NOW, default_parameters()) == may_work(AUXILIARY, NOW, parameters)
+
+
 @pytest.mark.article("Art. 4")
 def test_art_4_alvara_expired_day_after():
     assert may_work(HOLDER, date(2026, 6, 16)).codes[0] == "alvara_expired"
