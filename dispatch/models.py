@@ -160,5 +160,7 @@ class Offer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["ride", "cab"], name="never_the_same_ride_twice"),
             models.UniqueConstraint(fields=["ride"], condition=Q(status="pending"), name="one_pending_offer_per_ride"),
+            # A cab considers one offer at a time: two rides chosen at once in two processes cannot both wait on it.
+            models.UniqueConstraint(fields=["cab"], condition=Q(status="pending"), name="one_pending_offer_per_cab"),
         ]
         indexes = [models.Index(fields=["status", "expires_at"])]

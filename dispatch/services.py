@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -44,6 +44,9 @@ class DispatchError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code, self.message = code, str(message)
+
+    def __reduce__(self):  # raised in an offering worker process, re-raised in the serving one
+        return type(self), (self.code, self.message)
 
 
 # --- drivers ---------------------------------------------------------------------------------
@@ -142,25 +145,43 @@ def passenger_by_token(token: str) -> Passenger | None:
     return Passenger.objects.filter(token=token).first()
 
 
-@transaction.atomic
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
                  caller_name: str = "", caller_phone: str = "") -> Ride:
+    """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
+
+    The cab is chosen before the transaction: nobody else sees the ride yet, and reading a free cab
+    locks nothing either way. The ride and its offer are then written together; a cab that another
+    ride's offer took meanwhile (``one_pending_offer_per_cab``) is left out and the choice made again.
+    """
     if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
         raise DispatchError("ride_open", _("Você já tem uma corrida em andamento."))
-    ride = Ride.objects.create(
-        passenger=passenger,
-        caller_name=caller_name,
-        caller_phone=caller_phone,
-        created_by="passenger" if passenger else "operator",
-        pickup_lat=pickup["lat"],
-        pickup_lon=pickup["lon"],
-        pickup_address=pickup.get("address", ""),
-        destination_lat=destination["lat"] if destination else None,
-        destination_lon=destination["lon"] if destination else None,
-        destination_address=destination.get("address", "") if destination else "",
-    )
-    _offer(ride, tried=set())  # nobody else sees the new ride before the commit: no lock, nothing tried yet
-    return ride
+    taken: set[int] = set()
+    while True:
+        choice = _choose(pickup["lat"], pickup["lon"], taken)
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                ride = Ride.objects.create(
+                    passenger=passenger,
+                    caller_name=caller_name,
+                    caller_phone=caller_phone,
+                    created_by="passenger" if passenger else "operator",
+                    pickup_lat=pickup["lat"],
+                    pickup_lon=pickup["lon"],
+                    pickup_address=pickup.get("address", ""),
+                    destination_lat=destination["lat"] if destination else None,
+                    destination_lon=destination["lon"] if destination else None,
+                    destination_address=destination.get("address", "") if destination else "",
+                    **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
+                )
+                if choice:
+                    _insert_offer(ride, choice, now)
+                _announce_ride(ride, escalation=not choice)
+                return ride
+        except IntegrityError:
+            if not (choice and _has_pending_offer(choice.cab)):
+                raise
+            taken.add(choice.cab.pk)
 
 
 # --- choosing the cab -----------------------------------------------------------------------------
@@ -187,10 +208,62 @@ class Candidate:
         }
 
 
-def _free_cabs():
-    """Connected, free, recently seen, and not already considering another offer."""
-    fresh = timezone.now() - POSITION_FRESH
-    return Cab.objects.filter(status=CabStatus.FREE, online=True, position_at__gte=fresh).exclude(offers__status=OfferStatus.PENDING)
+@dataclass
+class Choice:
+    """The cab a ride is offered to, why, and every candidate considered, for DIMUTRAN's audit (Art. 66)."""
+
+    cab: Cab
+    reason: str
+    audit: list[dict]
+    distance_m: float | None
+
+
+# Free cabs, as one statement written by hand: the ORM spent more time building, compiling and
+# instantiating this query (~7 ms: every column of the cab, its permit and its driver) than the
+# database spent answering it (~1 ms), and it runs for every offer. A candidate needs the cab's
+# columns, its permit's number and its driver's name; any other field of the permit or the person
+# is loaded only if read (deferred fields), as when the compliance facts must be read again.
+_FREE_CABS = """
+SELECT c.id, c.permit_id, c.driver_id, c.status, c.online, c.lat, c.lon, c.cell, c.zone, c.position_at,
+       c.compliance_facts, c.facts_epoch, p.number AS permit_number, d.full_name AS driver_name
+FROM dispatch_cab c
+JOIN registry_permit p ON p.id = c.permit_id
+JOIN registry_person d ON d.id = c.driver_id
+WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND {where}
+  AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
+ORDER BY (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s, c.id{limit}
+"""
+
+
+def _placeholders(values) -> str:
+    return ", ".join(["%s"] * len(values))
+
+
+def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[int], limit: int | None = None) -> list[Cab]:
+    """Connected, free, recently seen cabs with no offer pending, whose ``column`` is ``among``; nearest first.
+
+    Ordered by a flat-earth approximation of the distance to (lat, lon), exact enough to rank cabs
+    a few km apart.
+    """
+    if not among:
+        return []
+    fresh = connection.ops.adapt_datetimefield_value(timezone.now() - POSITION_FRESH)
+    sql = _FREE_CABS.format(
+        where=f"c.{column} IN ({_placeholders(among)})",
+        exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
+        limit=" LIMIT %s" if limit else "",
+    )
+    shrink2 = math.cos(math.radians(lat)) ** 2
+    params = [CabStatus.FREE, True, fresh, *among, OfferStatus.PENDING, *exclude, lat, lat, lon, lon, shrink2]
+    cabs = list(Cab.objects.raw(sql, params + ([limit] if limit else [])))
+    for cab in cabs:
+        cab.permit = Permit.from_db(cab._state.db, ["id", "number"], [cab.permit_id, cab.permit_number])
+        cab.driver = Person.from_db(cab._state.db, ["id", "full_name"], [cab.driver_id, cab.driver_name])
+    return cabs
+
+
+def _has_pending_offer(cab: Cab) -> bool:
+    return Offer.objects.filter(cab=cab, status=OfferStatus.PENDING).exists()
 
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
@@ -206,7 +279,7 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
     queued = list(
         RankCheckIn.objects.filter(rank=nearest, checked_out_at__isnull=True).order_by("checked_in_at").values_list("permit_id", flat=True)
     )
-    free = {c.permit_id: c for c in _free_cabs().filter(permit_id__in=queued).exclude(pk__in=exclude).select_related("permit", "driver")}
+    free = {c.permit_id: c for c in _free_cabs(lat, lon, "permit_id", queued, exclude)}
     queue = []
     for position, permit_id in enumerate(queued, start=1):
         cab = free.get(permit_id)
@@ -218,25 +291,43 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
 def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
     """Nearest free cabs by geodesic distance, searched over the grid in growing squares (never a scan of every cab).
 
-    A square of radius R cells holds every cab within R cell widths of the pickup,
-    so the search stops once the ``wanted`` nearest found are that close. Cabs are
-    ordered by a flat-earth approximation (exact enough to rank cabs a few km
-    apart) and only the ``wanted`` nearest get the geodesic distance the offer
-    records: geopy's geodesic costs ~150 µs a call.
+    A square of radius R cells holds every cab within R cell widths of the pickup, so the
+    search stops once the ``wanted`` nearest found are that close. The database returns only
+    the square's nearest few; only those get the geodesic distance the offer records: geopy's
+    geodesic costs ~150 µs a call.
     """
     shrink = math.cos(math.radians(lat))
-    found: list[tuple[int, float, float]] = []  # (id, lat, lon): whole cabs are loaded only for the nearest
-    searched = 0
     for radius in SEARCH_RADII:
-        found += _free_cabs().filter(cell__in=grid.rings(lat, lon, searched, radius)).exclude(pk__in=exclude).values_list("pk", "lat", "lon")
-        searched = radius + 1
-        found.sort(key=lambda c: (c[1] - lat) ** 2 + ((c[2] - lon) * shrink) ** 2)
-        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the distances below
-        if len(found) >= wanted and (found[wanted - 1][1] - lat) ** 2 + ((found[wanted - 1][2] - lon) * shrink) ** 2 <= covered**2:
+        cabs = _free_cabs(lat, lon, "cell", grid.square(lat, lon, radius), exclude, limit=wanted + 2)
+        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the flat distances
+        if len(cabs) >= wanted and (cabs[wanted - 1].lat - lat) ** 2 + ((cabs[wanted - 1].lon - lon) * shrink) ** 2 <= covered**2:
             break
-    cabs = _free_cabs().filter(pk__in=[pk for pk, _lat, _lon in found[: wanted + 2]]).select_related("permit", "driver")
     nearest = [Candidate(c, geodesic((lat, lon), (c.lat, c.lon)).meters, "nearest") for c in cabs]
     return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
+
+
+def _choose(lat: float, lon: float, tried: set[int]) -> Choice | None:
+    """The rank queue first, then the nearest free cabs; the first the registry allows now, never one ``tried`` (Art. 66)."""
+    queue = rank_queue(lat, lon, tried)
+    in_queue = {c.cab.pk for c in queue}
+    candidates = queue + [c for c in nearest_free(lat, lon, tried) if c.cab.pk not in in_queue]
+    audit, chosen = [], None
+    for candidate in candidates:
+        if chosen is None:
+            decision = may_work(candidate.cab)
+            audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
+            if decision:
+                chosen = candidate
+        else:
+            audit.append(candidate.audit(True, ["not_evaluated"]))
+    if chosen is None:
+        return None
+    reason = (
+        _("1º livre na fila do ponto %(rank)s (posição %(pos)s)") % {"rank": chosen.rank, "pos": chosen.queue_position}
+        if chosen.source == "rank"
+        else _("táxi livre mais próximo (%(m)d m)") % {"m": chosen.distance_m}
+    )
+    return Choice(chosen.cab, reason, audit, chosen.distance_m)
 
 
 @transaction.atomic(savepoint=False)  # callers run it inside their own transaction or none
@@ -248,44 +339,38 @@ def offer_next(ride_id: int) -> Offer | None:
     offers = list(ride.offers.values_list("cab_id", "status"))
     if any(status == OfferStatus.PENDING for _cab, status in offers):
         return None
-    return _offer(ride, tried={cab_id for cab_id, _status in offers})
+    tried = {cab_id for cab_id, _status in offers}
+    while True:
+        choice = _choose(ride.pickup_lat, ride.pickup_lon, tried)
+        if choice is None:
+            ride.status, ride.escalated, ride.version = RideStatus.REQUESTED, True, ride.version + 1  # the row is locked
+            ride.save(update_fields=["status", "escalated", "version"])
+            _announce_ride(ride, escalation=True)
+            return None
+        try:
+            with transaction.atomic():  # a savepoint: a cab another ride's offer took meanwhile is skipped
+                return _offer_open_ride(ride, choice)
+        except IntegrityError:
+            if not _has_pending_offer(choice.cab):
+                raise
+            tried.add(choice.cab.pk)
 
 
-def _offer(ride: Ride, tried: set[int]) -> Offer | None:
-    """Choose among the rank queue and the nearest free cabs, never a cab ``tried`` before (Art. 66); the ride is locked."""
-    queue = rank_queue(ride.pickup_lat, ride.pickup_lon, tried)
-    in_queue = {c.cab.pk for c in queue}
-    candidates = queue + [c for c in nearest_free(ride.pickup_lat, ride.pickup_lon, tried) if c.cab.pk not in in_queue]
-    audit, chosen = [], None
-    for candidate in candidates:
-        if chosen is None:
-            decision = may_work(candidate.cab)
-            audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
-            if decision:
-                chosen = candidate
-        else:
-            audit.append(candidate.audit(True, ["not_evaluated"]))
-    if chosen is None:
-        ride.status, ride.escalated, ride.version = RideStatus.REQUESTED, True, ride.version + 1  # the row is locked
-        ride.save(update_fields=["status", "escalated", "version"])
-        _announce_ride(ride, escalation=True)
-        return None
-    reason = (
-        _("1º livre na fila do ponto %(rank)s (posição %(pos)s)") % {"rank": chosen.rank, "pos": chosen.queue_position}
-        if chosen.source == "rank"
-        else _("táxi livre mais próximo (%(m)d m)") % {"m": chosen.distance_m}
-    )
-    return _create_offer(ride, chosen.cab, reason, audit, chosen.distance_m)
-
-
-def _create_offer(ride: Ride, cab: Cab, reason: str, audit: list, distance_m: float | None) -> Offer:
-    now = timezone.now()
+def _insert_offer(ride: Ride, choice: Choice, now: datetime) -> Offer:
     offer = Offer.objects.create(
-        ride=ride, cab=cab, driver=cab.driver, expires_at=now + OFFER_TIMEOUT, reason=reason, candidates=audit, distance_m=distance_m
+        ride=ride, cab=choice.cab, driver=choice.cab.driver, expires_at=now + OFFER_TIMEOUT,
+        reason=choice.reason, candidates=choice.audit, distance_m=choice.distance_m,
     )
-    ride.status, ride.offered_at, ride.version = RideStatus.OFFERED, now, ride.version + 1  # the caller locked the row
+    events.announce(events.cab_group(choice.cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
+    return offer
+
+
+def _offer_open_ride(ride: Ride, choice: Choice) -> Offer:
+    """Offer a ride already announced (the caller locked its row): the offer, then the ride's new state."""
+    now = timezone.now()
+    offer = _insert_offer(ride, choice, now)
+    ride.status, ride.offered_at, ride.version = RideStatus.OFFERED, now, ride.version + 1
     ride.save(update_fields=["status", "offered_at", "version"])
-    events.announce(events.cab_group(cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
     _announce_ride(ride)
     return offer
 
@@ -308,7 +393,11 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
         _close_offer(pending, OfferStatus.WITHDRAWN)
     distance = geodesic((ride.pickup_lat, ride.pickup_lon), (cab.lat, cab.lon)).meters if cab.lat is not None else None
     audit = [{"permit": cab.permit.number, "cab_id": cab.pk, "source": "operator", "allowed": True, "reasons": []}]
-    return _create_offer(ride, cab, _("atribuição manual pelo operador"), audit, distance)
+    try:
+        with transaction.atomic():  # a savepoint: a database error is caught outside an atomic block
+            return _offer_open_ride(ride, Choice(cab, _("atribuição manual pelo operador"), audit, distance))
+    except IntegrityError:  # one_pending_offer_per_cab
+        raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes."))
 
 
 def _close_offer(offer: Offer, status: str) -> None:

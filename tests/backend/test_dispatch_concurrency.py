@@ -7,7 +7,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from dispatch import services
+from dispatch import grid, services
 from dispatch.models import Cab, Offer, Ride
 
 pytestmark = [
@@ -59,10 +59,26 @@ def test_many_concurrent_accepts_of_one_offer_one_wins(working_cab):
 
 
 @pytest.mark.article("Art. 66")
-def test_one_cab_cannot_win_two_rides_at_once(working_cab):
+def test_a_cab_with_an_active_ride_cannot_win_another(working_cab):
     permit = working_cab()
-    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre")
-    offers = [_offer(_ride(), cab) for _ in range(6)]
-    outcomes = _race(services.accept_offer, [(o.pk, cab.pk) for o in offers])
-    assert sorted(outcomes) == ["cab_busy"] * 5 + ["won"]
+    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367)
+    services.accept_offer(_offer(_ride(), cab).pk, cab.pk)
+    second = services.assign_by_operator(_ride().pk, permit.pk)  # an operator may still pick the busy cab by hand
+    with pytest.raises(services.DispatchError) as refused:
+        services.accept_offer(second.pk, cab.pk)
+    assert refused.value.code == "cab_busy"
     assert Ride.objects.filter(cab=cab, status="accepted").count() == 1
+
+
+@pytest.mark.article("Art. 66")
+def test_rides_requested_at_once_near_one_free_cab_offer_it_once(working_cab):
+    """Each request chooses outside any lock; ``one_pending_offer_per_cab`` leaves one offer, the rest go to operators."""
+    permit = working_cab()
+    cab = Cab.objects.create(
+        permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367,
+        cell=grid.cell_of(-21.13, -42.367), position_at=timezone.now(),
+    )
+    outcomes = _race(lambda: services.request_ride(pickup={"lat": -21.131, "lon": -42.366}), [()] * 6)
+    assert outcomes == ["won"] * 6
+    assert Offer.objects.filter(cab=cab).count() == 1
+    assert sorted(Ride.objects.values_list("status", "escalated")) == [("offered", False)] + [("requested", True)] * 5

@@ -35,7 +35,9 @@ def fleet(working_cab):
 
 def _scan(lat, lon, exclude, wanted):
     """The baseline: every free, online, fresh cab with no pending offer, by geodesic distance."""
-    eligible = [c for c in services._free_cabs() if c.pk not in exclude]
+    fresh = timezone.now() - services.POSITION_FRESH
+    free = Cab.objects.filter(status="livre", online=True, position_at__gte=fresh).exclude(offers__status="pending")
+    eligible = [c for c in free if c.pk not in exclude]
     return [c.pk for c in sorted(eligible, key=lambda c: geodesic((lat, lon), (c.lat, c.lon)).meters)[:wanted]]
 
 
