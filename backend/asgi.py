@@ -1,6 +1,5 @@
 """ASGI entry point served by Daphne: HTTP through Django, websockets through Channels."""
 
-import gc
 import os
 import sys
 
@@ -15,13 +14,11 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from dispatch.routing import websocket_application  # noqa: E402
 
-# Thousands of websocket connections make full collections long (up to a second at
-# 10,000): freeze what start-up allocated and collect the young generation less often.
-gc.collect()
-gc.freeze()
-gc.set_threshold(50_000, 20, 100)
-# An offer is a dozen database round trips on its own thread; after each one the thread waits for the
-# GIL while the event loop serves positions, up to the switch interval each time (5 ms by default).
+from dispatch import memory  # noqa: E402
+
+memory.start()  # the garbage collector's policy for thousands of websockets
+# Threads that wait on the database (the position flush; offers, with DISPATCH_OFFER_PROCESSES=0) get the
+# GIL back from the event loop within the switch interval after each round trip (5 ms by default).
 sys.setswitchinterval(0.0005)
 
 application = ProtocolTypeRouter(
@@ -31,3 +28,4 @@ application = ProtocolTypeRouter(
         "websocket": websocket_application,
     }
 )
+

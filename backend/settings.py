@@ -152,3 +152,5 @@ LOGGING = {
 # Radio-taxi dispatch (Art. 66)
 DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
 DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))
+# Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
+DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "1"))

@@ -16,8 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import services
-from . import events, positions
+from . import events, memory, offering, positions, services
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -26,10 +25,11 @@ _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dispatch-tick")
 
 
 def ensure_running() -> None:
-    """Start this process's tick and announcement outbox (idempotent; called on the event loop)."""
+    """Start this process's tick, announcement outbox and offering workers (idempotent; called on the event loop)."""
     global _task
     events.start_outbox()
     if _task is None or _task.done():
+        offering.start()
         _task = asyncio.get_running_loop().create_task(_loop())
 
 
@@ -37,6 +37,7 @@ async def _loop() -> None:
     interval = settings.DISPATCH_TICK_SECONDS
     while True:
         await asyncio.sleep(interval)
+        memory.tick()
         try:
             # The batch is taken on the event loop's thread, where positions are recorded: no lock needed.
             await database_sync_to_async(tick, thread_sensitive=False, executor=_worker)(buffer.take())

@@ -13,7 +13,6 @@ import asyncio
 import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -22,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, protocol, services, snapshots, street
+from . import background, events, offering, protocol, services, snapshots, street
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -30,14 +29,6 @@ POLICY_VIOLATION = 4008  # 1008 in the range applications may send
 # Channel layers drop a group membership a day after it was made (group_expiry): a cab or a console
 # connected longer would stop hearing offers and updates. Each connection renews its memberships.
 GROUP_REFRESH_SECONDS = 3600
-# What makes an offer (a request, a decline, a manual assignment) runs on threads of its own, each with its
-# own database connection: an offer never waits behind connections and other rides' trip steps, which share
-# Channels' one database thread. The database's row locks and constraints settle any race between them.
-_OFFER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dispatch-offers")
-
-
-def _offering(func):
-    return database_sync_to_async(func, thread_sensitive=False, executor=_OFFER_THREADS)
 
 
 class _Base(AsyncWebsocketConsumer):
@@ -183,7 +174,7 @@ class DriverConsumer(_Base):
         await self.send_json({"type": "offer_accepted", "ride_id": ride.pk})
 
     async def on_offer_decline(self, data):
-        await _offering(services.decline_offer)(data["offer_id"], self.cab.pk)
+        await offering.run(services.decline_offer, data["offer_id"], self.cab.pk)
         await self.send_json({"type": "offer_declined", "offer_id": data["offer_id"]})
 
     async def on_ride_arriving(self, data):
@@ -240,9 +231,7 @@ class PassengerConsumer(_Base):
         await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
-        ride = await _offering(services.request_ride)(
-            pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger
-        )
+        ride = await offering.run(services.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
         await self.join(events.ride_group(ride.pk))
         await self.send_json({"type": "ride_update", "ride": await database_sync_to_async(snapshots.ride)(ride)})
 
@@ -274,13 +263,14 @@ class OperatorConsumer(_Base):
         await self.send_json(await database_sync_to_async(snapshots.for_operator)())
 
     async def on_ride_create(self, data):
-        ride = await _offering(services.request_ride)(
-            pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"]
+        ride = await offering.run(
+            services.request_ride,
+            pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"],
         )
         await self.send_json({"type": "ride_created", "ride_id": ride.pk})
 
     async def on_ride_assign(self, data):
-        offer = await _offering(services.assign_by_operator)(data["ride_id"], data["permit_id"])
+        offer = await offering.run(services.assign_by_operator, data["ride_id"], data["permit_id"])
         await self.send_json({"type": "assigned", "offer_id": offer.pk})
 
     async def on_ride_cancel(self, data):

@@ -9,6 +9,8 @@ committing thread only hands them to the event loop, and one sender task
 sends them in commit order. Without it each announcement held the
 database thread until the busy event loop got round to it. Elsewhere
 (management commands, the admin under WSGI, tests) they are sent at once.
+In an offering worker process (``dispatch.offering``) they are collected and
+handed back to the serving process, which posts them to its outbox.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ OPERATORS = "operators"
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
 _sender: asyncio.Task | None = None
+_collected: list | None = None  # in an offering worker: what the current call announced
 
 
 def cab_group(permit_id: int) -> str:
@@ -38,7 +41,7 @@ def ride_group(ride_id: int) -> str:
 
 def announce(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _post(group, message))
+    transaction.on_commit(lambda: post(group, message))
 
 
 def announce_compliance_change(permit_id: int) -> None:
@@ -67,7 +70,18 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
             log.exception("announcement to %s failed", group)
 
 
-def _post(group: str, message: dict) -> None:
+def collect() -> list:
+    """From now on keep this process's announcements in the returned list instead of sending them."""
+    global _collected
+    _collected = []
+    return _collected
+
+
+def post(group: str, message: dict) -> None:
+    """Send a committed announcement: through the outbox in a serving process, at once elsewhere."""
+    if _collected is not None:
+        _collected.append((group, message))
+        return
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         async_to_sync(get_channel_layer().group_send)(group, {"type": "relay", "message": message})

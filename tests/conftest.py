@@ -1,6 +1,17 @@
 import pytest
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _offers_on_threads():
+    """In-process tests make offers on threads: a worker process could not see their test database.
+
+    The end-to-end tests' Daphne processes keep the default, a worker process (``dispatch.offering``).
+    """
+    from django.conf import settings
+
+    settings.DISPATCH_OFFER_PROCESSES = 0
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     """Password hashing is deliberately slow; tests need users, not strong hashes."""

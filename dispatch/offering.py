@@ -1,0 +1,102 @@
+"""Where offers are made: a worker process beside each serving process.
+
+Choosing a cab and writing the ride with its offer is ~10 ms of Python (ORM queries, geodesic
+distances). In the Daphne process that work shares the GIL with the event loop, which serves
+thousands of position frames a second: measured at 5,000 cabs, a request took 40-120 ms instead of
+~10. In a worker process it runs on another core. The worker announces nothing itself: what its
+commits announce comes back with the result and leaves through this process's outbox, in commit
+order, so the in-memory and the Redis layers behave alike.
+
+``DISPATCH_OFFER_PROCESSES = 0`` runs the same calls on threads of the serving process (the
+in-process tests use it: a worker could not see their test database). A worker that dies loses no
+ride: its transaction is rolled back, or committed and then found by the snapshots and the sweeper.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from . import events
+
+# Threads of their own, each with its own database connection: an offer never waits behind other
+# rides' trip steps on Channels' one database thread.
+_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dispatch-offers")
+_pool: ProcessPoolExecutor | None = None
+
+
+def start() -> None:
+    """Start the workers now, so the first request does not wait for Django to load in them."""
+    if settings.DISPATCH_OFFER_PROCESSES:
+        _workers().submit(os.getpid)
+
+
+async def run(func, *args, **kwargs):
+    """``func(*args, **kwargs)`` (a module-level service) in a worker process, or on an offer thread."""
+    if not settings.DISPATCH_OFFER_PROCESSES:
+        return await database_sync_to_async(func, thread_sensitive=False, executor=_threads)(*args, **kwargs)
+    try:
+        result, announced = await asyncio.get_running_loop().run_in_executor(
+            _workers(), functools.partial(_in_worker, func, args, kwargs)
+        )
+    except BrokenProcessPool:
+        _forget_workers()  # the next call starts new ones
+        raise
+    for group, message in announced:
+        events.post(group, message)
+    return result
+
+
+def _workers() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(
+            max_workers=settings.DISPATCH_OFFER_PROCESSES,
+            mp_context=multiprocessing.get_context("spawn"),  # not fork: the serving process has threads and sockets
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
+        )
+    return _pool
+
+
+def _forget_workers() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool = None
+
+
+# --- in the worker process ------------------------------------------------------------------------
+
+
+def _start_worker(parent: int) -> None:
+    import django
+
+    django.setup()
+    # A worker whose serving process was killed (SIGKILL leaves no time to stop it) exits too.
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="exit-with-parent").start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1)
+    os._exit(0)
+
+
+def _in_worker(func, args, kwargs):
+    announced = events.collect()
+    close_old_connections()
+    try:
+        return func(*args, **kwargs), announced
+    finally:
+        close_old_connections()

@@ -1,0 +1,39 @@
+"""The serving process's garbage-collector policy: freeze what survives every few seconds, collect everything hourly."""
+
+import pytest
+
+from dispatch import memory
+
+
+class FakeGC:
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        return lambda *args: self.calls.append((name, *args))
+
+
+@pytest.fixture
+def collector(monkeypatch):
+    fake, clock = FakeGC(), [1000.0]
+    monkeypatch.setattr(memory, "gc", fake)
+    monkeypatch.setattr(memory.time, "monotonic", lambda: clock[0])
+    memory.start()
+    assert fake.calls == [("collect",), ("freeze",), ("set_threshold", 1_000, 4, 100)]
+    fake.calls.clear()
+
+    def at(seconds):
+        clock[0] = 1000.0 + seconds
+        memory.tick()
+        calls, fake.calls[:] = list(fake.calls), []
+        return calls
+
+    return at
+
+
+def test_survivors_are_frozen_every_few_seconds_and_everything_collected_hourly(collector):
+    assert collector(memory.FREEZE_EVERY_SECONDS - 1) == []
+    assert collector(memory.FREEZE_EVERY_SECONDS) == [("freeze",)]
+    assert collector(memory.FREEZE_EVERY_SECONDS + 1) == []
+    assert collector(memory.FULL_COLLECTION_EVERY_SECONDS) == [("unfreeze",), ("collect",), ("freeze",)]
+    assert collector(memory.FULL_COLLECTION_EVERY_SECONDS + memory.FREEZE_EVERY_SECONDS - 1) == []
