@@ -91,7 +91,7 @@ def _build_naive_application():
                 if best is None or d < best[0]:
                     best = (d, cab)
             if best and compliance.may_work(best[1].driver, best[1].permit):
-                services._create_offer(ride, best[1], "naive: nearest of all cabs", [], best[0])
+                services._offer_open_ride(ride, services.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
             else:
                 events.announce(events.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
         return Ride.objects.get(pk=ride.pk)
@@ -124,21 +124,33 @@ def __getattr__(name):  # PEP 562: Daphne imports ``naive_application`` only in 
 
 
 class Database:
-    def __init__(self, kind: str, pg_url: str, tmp: Path):
-        self.kind, self.pg_url = kind, pg_url
+    """A temporary database; with ``template``, a PostgreSQL copy of a fleet built on an earlier run when there is one."""
+
+    def __init__(self, kind: str, pg_url: str, tmp: Path, template: str | None = None):
+        self.kind, self.pg_url, self.template = kind, pg_url, template
+        self.cloned = False
         if kind == "postgres":
             self.name = f"taxi_bench_{uuid.uuid4().hex[:8]}"
-            self._admin(f'CREATE DATABASE "{self.name}"')
+            self.cloned = bool(template) and self._admin("SELECT 1 FROM pg_database WHERE datname = %s", [template]) is not None
+            self._admin(f'CREATE DATABASE "{self.name}"' + (f' TEMPLATE "{template}"' if self.cloned else ""))
             self.url = urlunparse(urlparse(pg_url)._replace(path="/" + self.name))
         else:
             self.name = None
             self.url = f"sqlite:///{tmp / 'bench.sqlite3'}"
 
-    def _admin(self, sql):
+    def _admin(self, sql, params=None):
         import psycopg
 
         with psycopg.connect(urlunparse(urlparse(self.pg_url)._replace(path="/postgres")), autocommit=True) as conn:
-            conn.execute(sql)
+            return conn.execute(sql, params).fetchone() if sql.startswith("SELECT") else conn.execute(sql)
+
+    def keep_as_template(self):
+        """Copy the freshly built fleet for later runs (``--reuse-fleet``)."""
+        if self.template and self.name and not self.cloned:
+            from django.db import connections
+
+            connections.close_all()
+            self._admin(f'CREATE DATABASE "{self.template}" TEMPLATE "{self.name}"')
 
     def drop(self):
         if self.name:
@@ -146,6 +158,29 @@ class Database:
 
             connections.close_all()
             self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def fleet_template(n: int, passengers: int) -> str:
+    """The template database's name: the fleet's size, the day it was built for, and a digest of the
+    migrations and of ``build_fleet``, so a schema or fleet change never reuses an old copy."""
+    import hashlib
+    import inspect
+    from datetime import date
+
+    digest = hashlib.sha1(inspect.getsource(build_fleet).encode())
+    for path in sorted([*ROOT.glob("backend/**/migrations/0*.py"), *ROOT.glob("dispatch/migrations/0*.py")]):
+        digest.update(path.read_bytes())
+    return f"taxi_bench_fleet_{n}_{passengers}_{date.today():%Y%m%d}_{digest.hexdigest()[:10]}"
+
+
+def fleet_tokens() -> tuple[list[str], list[str]]:
+    """The tokens of a fleet copied from a template, in the order ``build_fleet`` made them."""
+    from rest_framework.authtoken.models import Token
+
+    from dispatch.models import Passenger
+
+    cabs = list(Token.objects.filter(user__username__startswith="bench").order_by("user_id").values_list("key", flat=True))
+    return cabs, list(Passenger.objects.order_by("pk").values_list("token", flat=True))
 
 
 def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
@@ -222,6 +257,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime
 
 
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return found
+
+
 def db_backends_cpu(db_name: str | None) -> float:
     """CPU of the PostgreSQL backends serving the benchmark's database (by their process title)."""
     if not db_name:
@@ -275,7 +320,8 @@ class Servers:
                 time.sleep(0.1)
 
     def cpu(self) -> float:
-        return sum(cpu_seconds(p.pid) for p in self.processes)
+        """CPU seconds of the Daphne processes and their children (the offering workers)."""
+        return sum(cpu_seconds(pid) for p in self.processes for pid in (p.pid, *children(p.pid)))
 
     def stop(self):
         for p in self.processes:
@@ -301,9 +347,10 @@ def pct(values, q):
 class Load:
     """One client process's share of the load: some cabs, or the passengers (``role``)."""
 
-    def __init__(self, role, ports, tokens, first_index, args, echo: bool, counter):
+    def __init__(self, role, ports, tokens, first_index, args, echo: bool, counter, rate):
         self.role, self.ports, self.tokens, self.first, self.args, self.echo = role, ports, tokens, first_index, args, echo
         self.counter = counter  # shared with the coordinator: position messages sent by this process
+        self.rate = rate  # shared with the coordinator: positions per cab per tick (the surge window raises it)
         self.cabs: list = []  # open websockets
         self.requests: dict = {}  # ride_id -> send time (perf_counter: CLOCK_MONOTONIC, the same in every process)
         self.offers: dict = {}  # ride_id -> receive time at the driver
@@ -374,8 +421,8 @@ class Load:
 
     async def position_loop(self, stop):
         """One task sends each of this process's cabs' position once per tick, spread evenly over the tick."""
-        tick = self.args.tick
         while not stop.is_set():
+            tick = self.args.tick / self.rate.value
             cabs = list(self.cabs)
             if not cabs:
                 await asyncio.sleep(0.1)
@@ -502,12 +549,12 @@ async def _run_share(load: Load, go_requests, stop, report):
                 dict(load.errors)))
 
 
-def client_process(role, ports, tokens, first_index, args, echo, counter, go_requests, stop, report):
+def client_process(role, ports, tokens, first_index, args, echo, counter, rate, go_requests, stop, report):
     """Entry point of a load-client process (multiprocessing, spawn)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     gc.set_threshold(50_000, 50, 100)
-    asyncio.run(_run_share(Load(role, ports, tokens, first_index, args, echo, counter), go_requests, stop, report))
+    asyncio.run(_run_share(Load(role, ports, tokens, first_index, args, echo, counter, rate), go_requests, stop, report))
 
 
 def _iso(ts):
@@ -525,10 +572,11 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     k = max(1, args.client_procs)
     shares = [(i * len(tokens) // k, tokens[i * len(tokens) // k:(i + 1) * len(tokens) // k]) for i in range(k)]
     counters = [ctx.Value("q", 0, lock=False) for _ in shares]
-    procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, go_requests, stop, report))
+    rate = ctx.Value("d", 1.0, lock=False)
+    procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, rate, go_requests, stop, report))
              for (first, share), counter in zip(shares, counters)]
     procs.append(ctx.Process(target=client_process, args=("passengers", servers.ports, pax, 0, args, echo, ctx.Value("q", 0, lock=False),
-                                                           go_requests, stop, report)))
+                                                           rate, go_requests, stop, report)))
     positions = lambda: sum(c.value for c in counters)  # noqa: E731
     t0 = time.perf_counter()
     for p in procs:
@@ -547,6 +595,15 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         time.sleep(args.duration)
         cpu1, rcpu1, pos1, w1 = servers.cpu(), cpu_seconds(rpid) if rpid else 0.0, positions(), time.perf_counter()
         d1 = db_backends_cpu(db_name)
+        # surge window: positions only at --surge times the rate -> the marginal CPU per position and the
+        # fixed CPU of the processes, hence their capacity when saturated (see capacity())
+        rate.value = args.surge
+        time.sleep(args.tick)
+        s0, sp0, sw0 = servers.cpu(), positions(), time.perf_counter()
+        time.sleep(args.duration)
+        s1, sp1, sw1 = servers.cpu(), positions(), time.perf_counter()
+        rate.value = 1.0
+        time.sleep(args.tick)
         # window 2: positions + the stream of ride requests -> request->offer latency, after a few requests
         # of warm-up (each process's first offers open the offer threads' database connections)
         go_requests.set()
@@ -581,12 +638,25 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         "name": name, "processes": len(servers.processes), "cabs": cabs, "connect_s": connect_s,
         "pos_per_s": msgs / window, "cpu_util": (cpu1 - cpu0) / window, "cpu_per_pos_us": (cpu1 - cpu0) / max(1, msgs) * 1e6,
         "redis_cpu_util": (rcpu1 - rcpu0) / window if rpid else None,
+        "surge_pos_per_s": (sp1 - sp0) / (sw1 - sw0), "surge_cpu_util": (s1 - s0) / (sw1 - sw0),
         "db_cpu_per_pos_us": (d1 - d0) / max(1, msgs) * 1e6 if db_name else None,
         "requests": len(lat), "p50_ms": pct(lat, 50) * 1000, "p90_ms": pct(lat, 90) * 1000, "p99_ms": pct(lat, 99) * 1000,
         "rtt_p50_ms": pct(busy_rtts, 50) * 1000, "rtt_p99_ms": pct(busy_rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
         "completed": completed, "escalated": escalated, "errors": errors,
     }
+
+
+def capacity(r) -> tuple[float, float, float]:
+    """Fixed CPU (cores), marginal CPU per position (s) and positions/s when every process is at 100%.
+
+    From the two positions-only windows (normal and surge rate): CPU = fixed + marginal x rate. The
+    processes share the load evenly, so they saturate together at (processes - fixed) / marginal. The
+    linear estimate (processes / CPU per position) charges the fixed work to every position instead.
+    """
+    marginal = (r["surge_cpu_util"] - r["cpu_util"]) / max(1e-9, r["surge_pos_per_s"] - r["pos_per_s"])
+    fixed = r["cpu_util"] - marginal * r["pos_per_s"]
+    return fixed, marginal, (r["processes"] - fixed) / marginal
 
 
 def print_table(rows, args):
@@ -616,15 +686,17 @@ def print_table(rows, args):
         notes = []
         if echo:
             notes.append(f"CPU/position = {r['cpu_per_pos_us'] / echo['cpu_per_pos_us']:.2f}x echo")
-        # CPU-bound capacity: what the processes could take at 100% CPU each, at this cost per position
-        notes.append(f"capacity at 100% CPU ~ {r['processes'] * 1e6 / r['cpu_per_pos_us']:.0f} positions/s "
-                     f"(~{r['processes'] * 1e6 / r['cpu_per_pos_us'] * args.tick:.0f} cabs)")
+        fixed, marginal, saturated = capacity(r)
+        notes.append(f"linear capacity at 100% CPU ~ {r['processes'] * 1e6 / r['cpu_per_pos_us']:.0f} positions/s; "
+                     f"fixed {fixed * 100:.1f}% + {marginal * 1e6:.0f} us/position (x{args.surge:g} surge) -> "
+                     f"saturated ~ {saturated:.0f} positions/s (~{saturated * args.tick:.0f} cabs)")
         print(f"  {r['name']}: " + "; ".join(notes))
     if "memory" in by:
         for other in ("redis", "pubsub"):
             if other in by:
-                cap = lambda r: r["processes"] / r["cpu_per_pos_us"]  # noqa: E731
-                print(f"  {other} (2 processes) / memory (1 process) capacity = {cap(by[other]) / cap(by['memory']):.2f}x")
+                linear = lambda r: r["processes"] / r["cpu_per_pos_us"]  # noqa: E731
+                print(f"  {other} (2 processes) / memory (1 process): saturated capacity "
+                      f"{capacity(by[other])[2] / capacity(by['memory'])[2]:.2f}x, linear {linear(by[other]) / linear(by['memory']):.2f}x")
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
@@ -637,7 +709,9 @@ def main():
     parser.add_argument("--rps", type=float, default=2.0, help="ride requests per second (Poisson)")
     parser.add_argument("--passengers", type=int, default=40)
     parser.add_argument("--duration", type=float, default=20.0,
-                        help="each of the two measured windows per scenario (s): positions only, then positions + requests")
+                        help="each of the three measured windows per scenario (s): positions only, at the --surge rate, "
+                             "then positions + requests")
+    parser.add_argument("--surge", type=float, default=2.0, help="position rate of the surge window, times the normal rate")
     parser.add_argument("--layer", choices=["redis", "pubsub"], default="redis",
                         help="Redis layer of the two-process scenario; 'pubsub' runs both RedisChannelLayer and RedisPubSubChannelLayer")
     parser.add_argument("--scenarios", default="echo,memory,redis,naive", help="comma-separated subset")
@@ -649,6 +723,9 @@ def main():
     parser.add_argument("--client-procs", type=int, default=2,
                         help="processes that hold the cabs' websockets (plus one for the passengers)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
+    parser.add_argument("--reuse-fleet", action="store_true",
+                        help="PostgreSQL: keep the built fleet in a template database and copy it on later runs "
+                             "(taxi_bench_fleet_*: drop them when done)")
     args = parser.parse_args()
 
     def interrupted(*_):
@@ -668,7 +745,7 @@ def main():
         scenarios.insert(scenarios.index("redis") + 1, "pubsub")
 
     tmp = Path(tempfile.mkdtemp(prefix="dispatch-bench-"))
-    db = Database(args.db, args.pg_url, tmp)
+    db = Database(args.db, args.pg_url, tmp, fleet_template(args.cabs, args.passengers) if args.reuse_fleet else None)
     os.environ.update(DJANGO_SETTINGS_MODULE="backend.settings", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
     os.environ.pop("REDIS_URL", None)
     (tmp / "bench_pubsub_settings.py").write_text(
@@ -684,8 +761,9 @@ def main():
 
         t = time.perf_counter()
         call_command("migrate", verbosity=0)
-        tokens, pax = build_fleet(args.cabs, args.passengers)
-        print(f"database {args.db} ready with {args.cabs} cabs in {time.perf_counter() - t:.0f} s")
+        tokens, pax = fleet_tokens() if db.cloned else build_fleet(args.cabs, args.passengers)
+        db.keep_as_template()
+        print(f"database {args.db} ready with {args.cabs} cabs in {time.perf_counter() - t:.0f} s" + (" (copied)" if db.cloned else ""))
         from django.db import connections
 
         connections.close_all()
