@@ -10,6 +10,7 @@ on as they are.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -17,11 +18,13 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, offering, protocol, services, snapshots, street
+from . import background, events, offering, protocol, pump, services, snapshots, street
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -35,6 +38,21 @@ class _Base(AsyncWebsocketConsumer):
     role = ""
     burst, per_second = 40, 20.0  # a driver sends a position every few seconds; this is generous
     _refresher: asyncio.Task | None = None
+
+    async def __call__(self, scope, receive, send):
+        """Channels' ``AsyncConsumer.__call__`` with ``dispatch.pump`` in place of ``await_many_dispatch``."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        try:
+            await pump.dispatch_from(sources, self.dispatch)
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message):
         """Channels' dispatch without its ``aclose_old_connections()`` before every handler.
