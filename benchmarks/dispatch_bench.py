@@ -564,7 +564,7 @@ def _iso(ts):
 
 
 def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None):
-    """Run the load from ``args.client_procs`` cab processes and one passenger process; measure two windows."""
+    """Run the load from ``args.client_procs`` cab processes and one passenger process; measure three windows."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")

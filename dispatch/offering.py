@@ -1,9 +1,8 @@
 """Where offers are made: a worker process beside each serving process.
 
-Choosing a cab and writing the ride with its offer is ~10 ms of Python (ORM queries, geodesic
+Choosing a cab and writing the ride with its offer is ~15 ms, mostly Python (queries, geodesic
 distances). In the Daphne process that work shares the GIL with the event loop, which serves
-thousands of position frames a second: measured at 5,000 cabs, a request took 40-120 ms instead of
-~10. In a worker process it runs on another core. The worker announces nothing itself: what its
+thousands of position frames a second: measured at 5,000 cabs, a request took 40-120 ms there. In a worker process it runs on another core. The worker announces nothing itself: what its
 commits announce comes back with the result and leaves through this process's outbox, in commit
 order, so the in-memory and the Redis layers behave alike.
 

@@ -150,38 +150,32 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
     """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
 
     The cab is chosen before the transaction: nobody else sees the ride yet, and reading a free cab
-    locks nothing either way. The ride and its offer are then written together; a cab that another
-    ride's offer took meanwhile (``one_pending_offer_per_cab``) is left out and the choice made again.
+    locks nothing either way. The ride and its offer are then written together.
     """
     if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
         raise DispatchError("ride_open", _("Você já tem uma corrida em andamento."))
-    taken: set[int] = set()
-    while True:
-        choice = _choose(pickup["lat"], pickup["lon"], taken)
+
+    def write(choice: Choice | None) -> Ride:
         now = timezone.now()
-        try:
-            with transaction.atomic():
-                ride = Ride.objects.create(
-                    passenger=passenger,
-                    caller_name=caller_name,
-                    caller_phone=caller_phone,
-                    created_by="passenger" if passenger else "operator",
-                    pickup_lat=pickup["lat"],
-                    pickup_lon=pickup["lon"],
-                    pickup_address=pickup.get("address", ""),
-                    destination_lat=destination["lat"] if destination else None,
-                    destination_lon=destination["lon"] if destination else None,
-                    destination_address=destination.get("address", "") if destination else "",
-                    **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
-                )
-                if choice:
-                    _insert_offer(ride, choice, now)
-                _announce_ride(ride, escalation=not choice)
-                return ride
-        except IntegrityError:
-            if not (choice and _has_pending_offer(choice.cab)):
-                raise
-            taken.add(choice.cab.pk)
+        ride = Ride.objects.create(
+            passenger=passenger,
+            caller_name=caller_name,
+            caller_phone=caller_phone,
+            created_by="passenger" if passenger else "operator",
+            pickup_lat=pickup["lat"],
+            pickup_lon=pickup["lon"],
+            pickup_address=pickup.get("address", ""),
+            destination_lat=destination["lat"] if destination else None,
+            destination_lon=destination["lon"] if destination else None,
+            destination_address=destination.get("address", "") if destination else "",
+            **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
+        )
+        if choice:
+            _insert_offer(ride, choice, now)
+        _announce_ride(ride, escalation=not choice)
+        return ride
+
+    return _choose_and_write(pickup["lat"], pickup["lon"], set(), write)
 
 
 # --- choosing the cab -----------------------------------------------------------------------------
@@ -339,19 +333,31 @@ def offer_next(ride_id: int) -> Offer | None:
     offers = list(ride.offers.values_list("cab_id", "status"))
     if any(status == OfferStatus.PENDING for _cab, status in offers):
         return None
-    tried = {cab_id for cab_id, _status in offers}
+
+    def write(choice: Choice | None) -> Offer | None:
+        if choice:
+            return _offer_open_ride(ride, choice)
+        ride.status, ride.escalated, ride.version = RideStatus.REQUESTED, True, ride.version + 1  # the row is locked
+        ride.save(update_fields=["status", "escalated", "version"])
+        _announce_ride(ride, escalation=True)
+        return None
+
+    return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers}, write)
+
+
+def _choose_and_write(lat: float, lon: float, tried: set[int], write):
+    """``write(choice)`` in a transaction (a savepoint in the caller's) for the cab chosen, or ``None`` if none may go.
+
+    Choosing locks no cab: one that another ride's offer took meanwhile breaks ``one_pending_offer_per_cab``
+    on the write; it is left out (added to ``tried``) and the choice made again.
+    """
     while True:
-        choice = _choose(ride.pickup_lat, ride.pickup_lon, tried)
-        if choice is None:
-            ride.status, ride.escalated, ride.version = RideStatus.REQUESTED, True, ride.version + 1  # the row is locked
-            ride.save(update_fields=["status", "escalated", "version"])
-            _announce_ride(ride, escalation=True)
-            return None
+        choice = _choose(lat, lon, tried)
         try:
-            with transaction.atomic():  # a savepoint: a cab another ride's offer took meanwhile is skipped
-                return _offer_open_ride(ride, choice)
+            with transaction.atomic():
+                return write(choice)
         except IntegrityError:
-            if not _has_pending_offer(choice.cab):
+            if choice is None or not _has_pending_offer(choice.cab):
                 raise
             tried.add(choice.cab.pk)
 
