@@ -196,6 +196,7 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
     from backend.registry.models import Inspection
     from backend.registry.services import auxiliaries, people, permits, vehicles
     from dispatch.models import Passenger
+    from dispatch.services import go_online
 
     User = get_user_model()
     today = timezone.localdate()
@@ -226,6 +227,7 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
                 vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{i}")
                 auxiliaries.issue_cmt(person=person, number=f"CMT-B{i}", issued_on=signed, expires_on=signed + timedelta(days=900))
                 tokens.append(Token.objects.create(user=user).key)
+                go_online(person)  # the cab row, with the registry's facts kept on it: a copied fleet connects fast
         print(f"  fleet: {len(tokens)}/{n}", end="\r", flush=True)
     print()
     pax = [Passenger.objects.create(name=f"Passageiro {i}", phone=f"3298{i:07d}").token for i in range(passengers)]

@@ -29,25 +29,9 @@ from typing import Any, Collection, Iterable, Mapping, Optional
 
 from .decision import Decision, Reason
 from .flags import DEFAULT_FLAG_PARAMS, Flag, FlagDecision, FlagParams, TimeRegime, decide, time_regime
+from .geodesy import distance_m
 from .i18n import gettext_noop as _
 from .tariffs import Tariff
-
-try:  # geopy's own geodesic engine, called directly (2x faster than geopy.distance.geodesic)
-    from geographiclib.geodesic import Geodesic as _Geodesic
-
-    _WGS84 = _Geodesic.WGS84
-    _DIST = _Geodesic.DISTANCE
-
-    def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-        """Geodesic distance on WGS-84 in metres (same result as geopy's ``geodesic``)."""
-        return _WGS84.Inverse(lat1, lon1, lat2, lon2, _DIST)["s12"]
-
-except ImportError:  # pragma: no cover
-    from geopy.distance import geodesic as _geodesic
-
-    def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-        return _geodesic((lat1, lon1), (lat2, lon2)).meters
-
 
 REJECTION_CODES = ("inaccurate", "invalid_position", "before_start", "duplicate", "backwards", "teleport", "after_stop")
 

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taxilaw.flags import Flag, FlagParams, municipal_holiday_dates
+from taxilaw.geodesy import distance_m
 from taxilaw.meter import (
-    Fix, Meter, MeterParams, MeterStateError, compare, distance_m, recompute,
+    Fix, Meter, MeterParams, MeterStateError, compare, recompute,
 )
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
