@@ -127,6 +127,11 @@ class Ride(models.Model):
         constraints = [
             # Exactly one active ride per cab, whatever process accepts.
             models.UniqueConstraint(fields=["cab"], condition=Q(status__in=["accepted", "arriving", "on_board"]), name="one_active_ride_per_cab"),
+            # One open ride per passenger, even when two connections (or two processes) ask at once.
+            models.UniqueConstraint(
+                fields=["passenger"], condition=Q(status__in=["requested", "offered", "accepted", "arriving", "on_board"]),
+                name="one_open_ride_per_passenger",
+            ),
         ]
         indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"])]
 

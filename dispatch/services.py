@@ -150,10 +150,10 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
     """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
 
     The cab is chosen before the transaction: nobody else sees the ride yet, and reading a free cab
-    locks nothing either way. The ride and its offer are then written together.
+    locks nothing either way. The ride and its offer are then written together. A passenger with a
+    ride open is refused by ``one_open_ride_per_passenger`` on the write (no query before it, and no
+    race between two connections).
     """
-    if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
-        raise DispatchError("ride_open", _("Você já tem uma corrida em andamento."))
 
     def write(choice: Choice | None) -> Ride:
         now = timezone.now()
@@ -175,7 +175,12 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
         _announce_ride(ride, escalation=not choice)
         return ride
 
-    return _choose_and_write(pickup["lat"], pickup["lon"], set(), write)
+    try:
+        return _choose_and_write(pickup["lat"], pickup["lon"], set(), write)
+    except IntegrityError:
+        if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
+            raise DispatchError("ride_open", _("Você já tem uma corrida em andamento.")) from None
+        raise
 
 
 # --- choosing the cab -----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Ride
+from dispatch.models import Cab, Offer, Passenger, Ride
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -82,3 +82,16 @@ def test_rides_requested_at_once_near_one_free_cab_offer_it_once(working_cab):
     assert outcomes == ["won"] * 6
     assert Offer.objects.filter(cab=cab).count() == 1
     assert sorted(Ride.objects.values_list("status", "escalated")) == [("offered", False)] + [("requested", True)] * 5
+
+
+@pytest.mark.article("Art. 66")
+def test_requests_of_one_passenger_at_once_open_one_ride(working_cab):
+    """Two connections of one passenger (or two processes) asking at once: ``one_open_ride_per_passenger`` keeps one."""
+    for _ in range(2):
+        permit = working_cab()
+        Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367,
+                           cell=grid.cell_of(-21.13, -42.367), position_at=timezone.now())
+    passenger = Passenger.objects.create(name="Ana", phone="32999990000")
+    outcomes = _race(lambda: services.request_ride(pickup={"lat": -21.131, "lon": -42.366}, passenger=passenger), [()] * 6)
+    assert sorted(outcomes) == ["ride_open"] * 5 + ["won"]
+    assert Ride.objects.filter(passenger=passenger).count() == 1 and Offer.objects.count() == 1

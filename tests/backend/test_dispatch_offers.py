@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Ride
+from dispatch.models import Cab, Offer, Passenger, Ride
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)
@@ -49,3 +49,16 @@ def test_an_operator_cannot_hand_a_cab_a_second_offer_while_it_answers_one(free_
     assert refused.value.code == "cab_has_offer"
     assert list(Offer.objects.values_list("ride_id", "status")) == [(first.pk, "pending")]
     assert Ride.objects.get(pk=waiting.pk).status == "requested"
+
+
+@pytest.mark.article("Art. 66")
+def test_a_passenger_with_a_ride_open_is_refused_a_second_and_nothing_is_written(free_cab):
+    free_cab(), free_cab()
+    passenger = Passenger.objects.create(name="Ana", phone="32999990000")
+    first = services.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]}, passenger=passenger)
+    with pytest.raises(services.DispatchError) as refused:
+        services.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]}, passenger=passenger)
+    assert refused.value.code == "ride_open"
+    assert list(Ride.objects.values_list("pk", flat=True)) == [first.pk] and Offer.objects.count() == 1
+    services.cancel_ride(first.pk, by="passenger", passenger=passenger, reason="desisti")
+    assert services.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]}, passenger=passenger).status == "offered"
