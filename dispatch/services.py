@@ -248,7 +248,7 @@ def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[in
     """The ``limit`` nearest connected, free, recently seen cabs with no offer pending whose ``column`` is ``among``.
 
     Ordered by a flat-earth approximation of the distance to (lat, lon), exact enough to rank cabs
-    a few km apart.
+    a few km apart; each cab carries it squared, in degrees of latitude, as ``flat2``.
     """
     if not among:
         return []
@@ -304,8 +304,8 @@ def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDID
     shrink = math.cos(math.radians(lat))
     for radius in SEARCH_RADII:
         cabs = _free_cabs(lat, lon, "cell", grid.square(lat, lon, radius), exclude, limit=wanted + 2)
-        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the flat distances
-        if len(cabs) >= wanted and (cabs[wanted - 1].lat - lat) ** 2 + ((cabs[wanted - 1].lon - lon) * shrink) ** 2 <= covered**2:
+        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the statement's flat distances
+        if len(cabs) >= wanted and cabs[wanted - 1].flat2 <= covered**2:
             break
     nearest = [Candidate(c, distance_m(lat, lon, c.lat, c.lon), "nearest") for c in cabs]
     return sorted(nearest, key=lambda c: c.distance_m)[:wanted]

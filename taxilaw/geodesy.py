@@ -7,18 +7,11 @@ doubles the cost (~100 µs against ~50 µs).
 
 from __future__ import annotations
 
-try:
-    from geographiclib.geodesic import Geodesic as _Geodesic
+from geographiclib.geodesic import Geodesic
 
-    _WGS84 = _Geodesic.WGS84
-    _DIST = _Geodesic.DISTANCE
+_WGS84 = Geodesic.WGS84
 
-    def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-        """Geodesic distance on WGS-84 in metres (same result as geopy's ``geodesic``)."""
-        return _WGS84.Inverse(lat1, lon1, lat2, lon2, _DIST)["s12"]
 
-except ImportError:  # pragma: no cover: geopy always brings geographiclib
-    from geopy.distance import geodesic as _geodesic
-
-    def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-        return _geodesic((lat1, lon1), (lat2, lon2)).meters
+def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Geodesic distance on WGS-84 in metres (same result as geopy's ``geodesic``)."""
+    return _WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
