@@ -142,7 +142,8 @@ class Database:
         import psycopg
 
         with psycopg.connect(urlunparse(urlparse(self.pg_url)._replace(path="/postgres")), autocommit=True) as conn:
-            return conn.execute(sql, params).fetchone() if sql.startswith("SELECT") else conn.execute(sql)
+            cursor = conn.execute(sql, params)
+            return cursor.fetchone() if cursor.description else None  # a row only for a statement that returns some
 
     def keep_as_template(self):
         """Copy the freshly built fleet for later runs (``--reuse-fleet``)."""
@@ -649,6 +650,11 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     }
 
 
+def linear_capacity(r) -> float:
+    """Positions/s at 100% CPU in every process if each position cost the CPU per position measured."""
+    return r["processes"] * 1e6 / r["cpu_per_pos_us"]
+
+
 def capacity(r) -> tuple[float, float, float]:
     """Fixed CPU (cores), marginal CPU per position (s) and positions/s when every process is at 100%.
 
@@ -689,16 +695,16 @@ def print_table(rows, args):
         if echo:
             notes.append(f"CPU/position = {r['cpu_per_pos_us'] / echo['cpu_per_pos_us']:.2f}x echo")
         fixed, marginal, saturated = capacity(r)
-        notes.append(f"linear capacity at 100% CPU ~ {r['processes'] * 1e6 / r['cpu_per_pos_us']:.0f} positions/s; "
+        notes.append(f"linear capacity at 100% CPU ~ {linear_capacity(r):.0f} positions/s; "
                      f"fixed {fixed * 100:.1f}% + {marginal * 1e6:.0f} us/position (x{args.surge:g} surge) -> "
                      f"saturated ~ {saturated:.0f} positions/s (~{saturated * args.tick:.0f} cabs)")
         print(f"  {r['name']}: " + "; ".join(notes))
     if "memory" in by:
         for other in ("redis", "pubsub"):
             if other in by:
-                linear = lambda r: r["processes"] / r["cpu_per_pos_us"]  # noqa: E731
                 print(f"  {other} (2 processes) / memory (1 process): saturated capacity "
-                      f"{capacity(by[other])[2] / capacity(by['memory'])[2]:.2f}x, linear {linear(by[other]) / linear(by['memory']):.2f}x")
+                      f"{capacity(by[other])[2] / capacity(by['memory'])[2]:.2f}x, "
+                      f"linear {linear_capacity(by[other]) / linear_capacity(by['memory']):.2f}x")
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
