@@ -475,6 +475,36 @@ def recompute(trace: Iterable[Fix], tariff: Tariff, municipal_holidays: Collecti
     return meter.stop(stopped_at)
 
 
+def trip_span(trace: Collection[Fix], started_at: Optional[datetime] = None,
+              stopped_at: Optional[datetime] = None) -> tuple[datetime, datetime]:
+    """The interval :func:`recompute` charges: from the start (default: the first fix) to the latest of the
+    stop and the fixes (a later fix is charged before the meter stops)."""
+    times = [f.t for f in trace]
+    start = started_at if started_at is not None else min(times)
+    return start, max([start, *times, *([stopped_at] if stopped_at is not None else [])])
+
+
+def check_trip_size(trace: Collection[Fix], started_at: Optional[datetime], stopped_at: Optional[datetime],
+                    *, max_hours: int, max_fixes: int) -> tuple[Decision, str]:
+    """May the server recompute this trip (Art. 43)? Its work is bounded by the dated parameters
+    ``meter_max_trace_fixes`` and ``meter_max_trip_hours`` (docs/readings-tariffs.md).
+
+    Returns the decision and the field it is about (``trace`` or ``stopped_at``)."""
+    if len(trace) > max_fixes:
+        return Decision.refuse(Reason("Art. 43", "trace_too_long",
+                                      _("O trajeto tem {count} pontos; o máximo é {max_fixes}."),
+                                      {"count": len(trace), "max_fixes": max_fixes})), "trace"
+    if not trace and started_at is None:
+        return Decision.allow("Art. 43"), "trace"
+    start, end = trip_span(trace, started_at, stopped_at)
+    if (end - start).total_seconds() > max_hours * 3600:
+        return Decision.refuse(Reason("Art. 43", "trip_too_long",
+                                      _("A corrida duraria mais de {max_hours} horas, do início ao fim ou ao último "
+                                        "ponto do trajeto; confira o relógio do aparelho."),
+                                      {"max_hours": max_hours})), "stopped_at"
+    return Decision.allow("Art. 43"), "stopped_at"
+
+
 def compare(phone_total: Decimal, server_total: Decimal, tolerance: Decimal = Decimal("0.50")) -> Decision:
     """Does the phone's fare agree with the server's recomputation? (Art. 43, Art. 45, §5).
 
