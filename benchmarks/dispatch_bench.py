@@ -72,7 +72,8 @@ def _build_naive_application():
     from dispatch import events, grid, services
     from dispatch.auth import DriverTokenAuthMiddleware
     from dispatch.consumers import DriverConsumer, PassengerConsumer
-    from dispatch.models import Cab, CabStatus, Ride
+    from backend.trips.models import Ride
+    from dispatch.models import Cab, CabStatus
     from dispatch import snapshots
 
     def write_position(cab_id, lat, lon):
@@ -178,7 +179,7 @@ def fleet_tokens() -> tuple[list[str], list[str]]:
     """The tokens of a fleet copied from a template, in the order ``build_fleet`` made them."""
     from rest_framework.authtoken.models import Token
 
-    from dispatch.models import Passenger
+    from backend.trips.models import Passenger
 
     cabs = list(Token.objects.filter(user__username__startswith="bench").order_by("user_id").values_list("key", flat=True))
     return cabs, list(Passenger.objects.order_by("pk").values_list("token", flat=True))
@@ -196,7 +197,7 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
 
     from backend.registry.models import Inspection
     from backend.registry.services import auxiliaries, people, permits, vehicles
-    from dispatch.models import Passenger
+    from backend.trips.models import Passenger
     from dispatch.services import go_online
 
     User = get_user_model()
@@ -236,7 +237,8 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
 
 
 def reset_dispatch_state():
-    from dispatch.models import Cab, Offer, Ride
+    from backend.trips.models import Ride
+    from dispatch.models import Cab, Offer
     from backend.ranks.models import RankCheckIn
 
     RankCheckIn.objects.all().delete()

@@ -26,9 +26,8 @@ from taxilaw.geodesy import distance_m
 from taxilaw.meter import Fix
 
 from . import events, grid, snapshots
-from .models import (
-    ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
-)
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from .models import Cab, CabStatus, Offer, OfferStatus
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first

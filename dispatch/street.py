@@ -2,7 +2,7 @@
 
 There is no dispatched ride to complete, so the driver app reports the whole
 trip when it ends (``street_trip_complete``, docs/dispatch-protocol.md) and
-the trip becomes a completed :class:`~dispatch.models.Ride` with
+the trip becomes a completed :class:`~backend.trips.models.Ride` with
 ``created_by="street"``: the weekly statement sums completed rides per permit
 and driver (Art. 1, §3), so these fares reach the 25/75 split like dispatched
 ones.
@@ -30,7 +30,8 @@ from django.utils.translation import gettext as _
 from taxilaw.meter import Fix
 
 from . import events, snapshots
-from .models import ACTIVE_RIDE_STATUSES, Cab, Ride, RideStatus
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride, RideStatus
+from .models import Cab
 from . import services
 from .services import DispatchError
 

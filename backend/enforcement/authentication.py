@@ -1,10 +1,10 @@
-"""Passengers authenticate with ``Authorization: Passenger <token>`` (dispatch.models.Passenger.token)."""
+"""Passengers authenticate with ``Authorization: Passenger <token>`` (backend.trips.models.Passenger.token)."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from dispatch.models import Passenger
+from backend.trips.models import Passenger
 
 KEYWORD = "Passenger"
 

@@ -12,7 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person, RevocationInquiry, Suspension
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 from taxilaw import penalties as law
 
 MONEY = dict(max_digits=10, decimal_places=2)

@@ -19,7 +19,7 @@ from backend.registry.models import Auxiliary, Permit, Person, RevocationInquiry
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
 from dispatch.events import announce_compliance_change
-from dispatch.models import Passenger, Ride, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_noop
 
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
-from dispatch.models import Ride, RideStatus
+from backend.trips.models import Ride, RideStatus
 from taxilaw.split import (
     LAW_SPLIT, SplitAgreement, check_regime, split_gross, split_late_rides, validate_agreement, week_bounds, week_start,
 )

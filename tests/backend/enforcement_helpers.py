@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from backend.enforcement.models import InfractionType
-from dispatch.models import Cab, Passenger, Ride, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
+from dispatch.models import Cab
 
 
 def infraction(code):

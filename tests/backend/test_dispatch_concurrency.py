@@ -8,7 +8,8 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Passenger, Ride
+from backend.trips.models import Passenger, Ride
+from dispatch.models import Cab, Offer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

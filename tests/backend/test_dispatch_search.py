@@ -8,7 +8,8 @@ from django.utils import timezone
 from geopy.distance import geodesic
 
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Ride
+from backend.trips.models import Ride
+from dispatch.models import Cab, Offer
 
 CENTRE = (-21.131, -42.367)
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from dispatch import grid, services
-from dispatch.models import Cab, Ride
+from backend.trips.models import Ride
+from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)

@@ -8,7 +8,7 @@ from django.utils import timezone
 from backend.enforcement.models import AutoDeInfracao, Complaint
 from backend.registry.compliance import may_work
 from backend.registry.models import Suspension
-from dispatch.models import Passenger, RideStatus
+from backend.trips.models import Passenger, RideStatus
 
 from .enforcement_helpers import announced, articles, infraction, make_ride, passenger_client  # noqa: F401
 
