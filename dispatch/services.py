@@ -23,10 +23,10 @@ from backend.registry.models import Permit, Person
 from backend.ranks.models import Rank, RankCheckIn
 from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
-from taxilaw.meter import Fix
 
 from . import events, grid, snapshots
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from backend.trips.services import record_finished_trip
 from .models import Cab, CabStatus, Offer, OfferStatus
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
@@ -523,19 +523,11 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
 
     Sending it again for a ride already completed changes nothing and is not an error.
     """
-    from backend.tariffs.services import recompute_trip
-
     ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD, RideStatus.COMPLETED))
     if ride.status == RideStatus.COMPLETED:
         return ride  # a repeat from a phone that missed the answer: recorded once, the first total stands
-    fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
-    check = recompute_trip(fixes, meter_total, started_at=ride.on_board_at, stopped_at=timezone.now())
-    ride = _advance(
-        ride, RideStatus.COMPLETED, "completed_at",
-        fare=meter_total, server_total=check.reading.total, meter_disagreement=not check.decision.allowed,
-        distance_m=check.reading.distance_m,
-        trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
-    )
+    ride = record_finished_trip(ride, meter_total=meter_total, trace=trace, stopped_at=timezone.now())
+    _announce_ride(ride)
     Cab.objects.filter(pk=cab_id).update(status=CabStatus.FREE)
     return ride
 
