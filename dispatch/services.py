@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from backend.registry import compliance, selectors
 from backend.registry.models import Permit, Person
+from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
 from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
@@ -35,6 +36,7 @@ MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
 SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
+RECHECK_PER_TICK = 100  # connected cabs re-checked per tick after a registry write: bounded work, the rest next tick
 
 
 class DispatchError(Exception):
@@ -116,10 +118,27 @@ def may_work(cab: Cab, now: datetime | None = None, store: bool = True):
     return compliance.decide(cab.driver, cab.permit, facts, now)
 
 
+def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
+    """Re-check connected cabs whose kept facts the database forgot; tell those no longer allowed to work.
+
+    Whatever wrote the registry (a service, the admin, raw SQL, another process), the triggers of migration
+    0003 cleared ``compliance_facts`` in the same transaction; this reads the registry again for at most
+    ``limit`` such cabs (storing their facts back, so each is checked once per change) and sends each one
+    refused ``compliance_changed``: its connection re-checks, sends ``suspended`` and closes. Returns the
+    permit ids told.
+    """
+    forgotten = (Cab.objects.filter(online=True, compliance_facts__isnull=True, driver__isnull=False)
+                 .select_related("permit", "driver").order_by("pk")[:limit])
+    told = []
+    for cab in forgotten:
+        if not may_work(cab):
+            events.announce_compliance_change(cab.permit_id)
+            told.append(cab.permit_id)
+    return told
+
+
 def rank_check_in(permit_id: int, rank_id: int) -> dict:
     """Check the cab in at a rank (Art. 22; visitors per Art. 27, §3) and give its place in the queue."""
-    from backend.ranks import services as rank_services
-
     rank = Rank.objects.filter(pk=rank_id).first()
     if rank is None:
         raise DispatchError("unknown_rank", _("Ponto inexistente."))
@@ -129,8 +148,6 @@ def rank_check_in(permit_id: int, rank_id: int) -> dict:
 
 
 def rank_check_out(permit_id: int) -> None:
-    from backend.ranks import services as rank_services
-
     checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
     if checkin is None:
         raise DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
@@ -444,7 +461,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
                 raise DispatchError("offer_gone", _("Esta corrida já foi atendida ou cancelada."))
             Cab.objects.filter(pk=cab_id).update(status=CabStatus.EN_ROUTE)
             cab.status = CabStatus.EN_ROUTE
-            RankCheckIn.objects.filter(permit_id=cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
+            rank_services.leave_rank(permit_id=cab.permit_id, at=now)
             ride = _fresh(offer.ride_id)
             _announce_ride(ride)
             events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})

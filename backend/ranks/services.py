@@ -191,6 +191,12 @@ def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckI
     return checkin
 
 
+def leave_rank(*, permit_id: int, at: datetime) -> None:
+    """The cab took a ride: whatever rank it stood at, it left at ``at`` (Art. 22). One statement, no lock:
+    called inside the accepting transaction, which holds the cab."""
+    RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).update(checked_out_at=at)
+
+
 # --- observations (Art. 27, §2) ---------------------------------------------------------------------
 
 
