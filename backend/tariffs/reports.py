@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backend.registry.api.permissions import is_dimutran
+from backend.api.permissions import is_dimutran
 
 from .formatting import br_number, brl
 from .models import TariffStudy

@@ -16,6 +16,8 @@ from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
 from taxilaw.tariff_study import COST_ITEMS
 
+from backend.api.fields import AwareDateTimeField
+
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
 
@@ -105,32 +107,6 @@ class TariffStudySerializer(serializers.ModelSerializer):
 
     def get_report_pdf(self, obj) -> str:
         return reverse("tariff-study-report-pdf", args=[obj.pk])
-
-
-@extend_schema_field(OpenApiTypes.DATETIME)
-class AwareDateTimeField(serializers.Field):
-    """An ISO 8601 instant with its UTC offset; naive times are refused (the flag depends on the hour)."""
-
-    default_error_messages = {
-        "invalid": _("Informe data e hora ISO 8601 com fuso horário (ex.: 2026-03-02T10:00:00-03:00)."),
-        "naive": _("A data e hora deve indicar o fuso horário (ex.: -03:00 ou Z)."),
-    }
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        try:
-            value = parse_datetime(data.strip())
-        except ValueError:
-            value = None
-        if value is None:
-            self.fail("invalid")
-        if timezone.is_naive(value):
-            self.fail("naive")
-        return value
-
-    def to_representation(self, value):
-        return value.isoformat() if isinstance(value, datetime) else value
 
 
 class FixSerializer(serializers.Serializer):

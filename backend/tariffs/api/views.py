@@ -15,7 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.api_errors import decision_payload
-from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.fields import AwareDateTimeField
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran
 from taxilaw import tariffs as law
 
 from .. import selectors, services
@@ -30,7 +31,7 @@ def _at(request):
     if not raw:
         return timezone.now()
     try:
-        return s.AwareDateTimeField().run_validation(raw)
+        return AwareDateTimeField().run_validation(raw)
     except ValidationError as exc:
         raise ValidationError({"at": exc.detail}) from exc
 
