@@ -171,7 +171,7 @@ def parse(role: str, text: str | None) -> tuple[str, dict]:
     try:
         frame = json.loads(text)
     except ValueError:
-        raise ProtocolError("malformed_json", _("JSON inválido."))
+        raise ProtocolError("malformed_json", _("JSON inválido.")) from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
     schema = INBOUND[role].get(frame["type"])

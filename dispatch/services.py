@@ -18,16 +18,16 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backend.registry import compliance, selectors
-from backend.registry.models import Permit, Person
 from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
+from backend.registry import compliance, selectors
+from backend.registry.models import Permit, Person
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from backend.trips.services import record_finished_trip
 from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
 
 from . import events, grid, snapshots
-from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
-from backend.trips.services import record_finished_trip
 from .models import Cab, CabStatus, Offer, OfferStatus
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
@@ -430,7 +430,7 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
         with transaction.atomic():  # a savepoint: a database error is caught outside an atomic block
             return _offer_open_ride(ride, Choice(cab, _("atribuição manual pelo operador"), audit, distance))
     except IntegrityError:  # one_pending_offer_per_cab
-        raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes."))
+        raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes.")) from None
 
 
 def _close_offer(offer: Offer, status: str) -> None:
@@ -467,7 +467,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
             return ride
     except IntegrityError:
-        raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento."))
+        raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento.")) from None
 
 
 def decline_offer(offer_id: int, cab_id: int) -> None:

@@ -28,11 +28,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import events, snapshots
 from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 from backend.trips.services import record_finished_trip
+
+from . import events, services, snapshots
 from .models import Cab
-from . import services
 from .services import DispatchError
 
 STREET = "street"  # Ride.created_by of a street-hail or rank trip

@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from backend.trips.models import Ride
+
 from .models import Offer
 
 

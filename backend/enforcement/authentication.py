@@ -38,7 +38,7 @@ class PassengerAuthentication(authentication.BaseAuthentication):
         try:
             token = parts[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed(_("Token de passageiro inválido."))
+            raise exceptions.AuthenticationFailed(_("Token de passageiro inválido.")) from None
         passenger = Passenger.objects.filter(token=token).first()
         if passenger is None:
             raise exceptions.AuthenticationFailed(_("Token de passageiro inválido."))

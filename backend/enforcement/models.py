@@ -127,12 +127,12 @@ class AutoDeInfracao(models.Model):
         ordering = ["-year", "-sequence"]
         constraints = [models.UniqueConstraint(fields=["year", "sequence"], name="auto_number_unique_per_year")]
 
+    def __str__(self):
+        return f"Auto {self.number}"
+
     @property
     def number(self) -> str:
         return f"{self.sequence:04d}/{self.year}"
-
-    def __str__(self):
-        return f"Auto {self.number}"
 
 
 class Defence(models.Model):

@@ -12,9 +12,9 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backend.api_errors import refuse as _refuse, require
+from backend.api_errors import refuse as _refuse
+from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from backend.registry.compliance import compliance_facts
 from backend.registry.models import Auxiliary, Permit, Person, RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
@@ -25,8 +25,17 @@ from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
 
 from . import selectors
-from .models import AutoDeInfracao, Appeal, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction
-
+from .models import (
+    Appeal,
+    AutoDeInfracao,
+    Complaint,
+    Defence,
+    FinePayment,
+    InfractionType,
+    Penalty,
+    PenaltyDecision,
+    PenaltyReduction,
+)
 
 # ------------------------------------------------------------ complaints (60)
 

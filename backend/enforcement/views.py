@@ -3,15 +3,15 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
-from backend.api.permissions import IsDimutran, is_dimutran
 from backend.registry.models import Person
 from taxilaw import penalties as law
 
@@ -20,7 +20,6 @@ from . import serializers as s
 from .authentication import PassengerAuthentication
 from .models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
 from .permissions import DimutranOrInfractor, DimutranWritesOthersRead, IsPassenger, person_of
-
 
 
 def _own_or_dimutran(request, person_id):

@@ -8,7 +8,8 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse, require
+from backend.api_errors import refuse as _refuse
+from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
 from backend.registry.selectors import vehicle_in_service
@@ -20,10 +21,19 @@ from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
 from . import selectors
 from .models import (
-    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
-    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
+    AbsenceJustification,
+    Candidate,
+    CentralZone,
+    CommissionMember,
+    Contest,
+    ContestDraw,
+    ContestRank,
+    Rank,
+    RankAssignment,
+    RankCheckIn,
+    RankObservation,
+    SwapRequest,
 )
-
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
 

@@ -14,15 +14,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.api_errors import decision_payload
-from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.registry.selectors import permits_visible_to
 
 from . import selectors, services
 from . import serializers as s
 from .models import AbsenceJustification, Contest, Rank, RankCheckIn, SwapRequest
-
 
 
 class RankViewSet(viewsets.ModelViewSet):
@@ -85,7 +84,7 @@ class RankViewSet(viewsets.ModelViewSet):
             month = int(request.query_params.get("month", today.month))
             date(year, month, 1)
         except ValueError:
-            raise ValidationError({"month": [_("Informe ano e mês válidos.")]})
+            raise ValidationError({"month": [_("Informe ano e mês válidos.")]}) from None
         rows = selectors.attendance(rank, year, month, today)
         return Response({
             "rank": rank.pk, "year": year, "month": month,
@@ -302,7 +301,7 @@ class ClassifyView(APIView):
             lat = float(request.query_params["lat"])
             lon = float(request.query_params["lon"])
         except (KeyError, ValueError):
-            raise ValidationError({"lat": [_("Informe lat e lon em graus decimais (WGS 84).")]})
+            raise ValidationError({"lat": [_("Informe lat e lon em graus decimais (WGS 84).")]}) from None
         if not (-90 <= lat <= 90 and -180 <= lon <= 180):
             raise ValidationError({"lat": [_("Coordenadas fora do intervalo válido (WGS 84).")]})
         zone = selectors.classify(lon, lat)

@@ -33,7 +33,14 @@ from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
 from backend.trips.models import Ride, RideStatus
 from taxilaw.split import (
-    LAW_SPLIT, SplitAgreement, check_regime, split_gross, split_late_rides, validate_agreement, week_bounds, week_start,
+    LAW_SPLIT,
+    SplitAgreement,
+    check_regime,
+    split_gross,
+    split_late_rides,
+    validate_agreement,
+    week_bounds,
+    week_start,
 )
 
 from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement

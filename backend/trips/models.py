@@ -24,13 +24,13 @@ class Passenger(models.Model):
         verbose_name = _("passageiro")
         verbose_name_plural = _("passageiros")
 
+    def __str__(self):
+        return f"{self.name} ({self.phone})"
+
     def save(self, *args, **kwargs):
         if not self.token:
             self.token = secrets.token_urlsafe(32)
         super().save(*args, **kwargs)
-
-    def __str__(self):
-        return f"{self.name} ({self.phone})"
 
 
 class RideStatus(models.TextChoices):

@@ -80,7 +80,7 @@ class Dispatch:
 
 
 @pytest.fixture
-def dispatch():
+def dispatch_tick():
     return Dispatch()
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from dispatch import grid, services
 from backend.trips.models import Passenger, Ride
+from dispatch import grid, services
 from dispatch.models import Cab, Offer
 
 pytestmark = [

@@ -3,8 +3,8 @@
 import pytest
 from django.utils import timezone
 
-from dispatch import grid, services
 from backend.trips.models import Passenger, Ride
+from dispatch import grid, services
 from dispatch.models import Cab, Offer
 
 pytestmark = pytest.mark.django_db

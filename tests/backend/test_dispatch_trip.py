@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from dispatch import grid, services
 from backend.trips.models import Ride
+from dispatch import grid, services
 from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,18 @@ from backend.registry.services import auxiliaries
 from backend.statements import documents, services
 from backend.statements.models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, cab_with_aux, local, ride, statement  # noqa: F401 (fixture)
+from .statements_helpers import (  # noqa: F401 (fixture)
+    AFTER_WEEK,
+    AUTHORIZED_ON,
+    MONDAY,
+    NEXT_MONDAY,
+    SIGNED_ON,
+    SP,
+    cab_with_aux,
+    local,
+    ride,
+    statement,
+)
 
 AFTER_NEXT_WEEK = datetime.combine(NEXT_MONDAY + timedelta(days=7), time(0, 5), SP)
 

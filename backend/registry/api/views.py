@@ -9,11 +9,23 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran
 from backend.api.validation import valid
 from backend.api_errors import decision_payload
 
 from .. import compliance, selectors
-from ..models import Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RevocationInquiry, Suspension, Transfer, Vehicle
+from ..models import (
+    Auxiliary,
+    Cmt,
+    Inspection,
+    Permit,
+    Person,
+    Renewal,
+    RevocationInquiry,
+    Suspension,
+    Transfer,
+    Vehicle,
+)
 from ..services import auxiliaries as auxiliary_services
 from ..services import people as people_services
 from ..services import permits as permit_services
@@ -21,8 +33,6 @@ from ..services import revocation as revocation_services
 from ..services import transfers as transfer_services
 from ..services import vehicles as vehicle_services
 from . import serializers as s
-from backend.api.permissions import DimutranOrReadOwn, IsDimutran
-
 
 
 class PersonViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):

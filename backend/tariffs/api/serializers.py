@@ -1,22 +1,16 @@
 """API shapes of the tariff tables. Form is checked here; the law by the services."""
 
 import math
-from datetime import datetime
 from decimal import Decimal
 
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backend.api.fields import AwareDateTimeField
 from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
 from taxilaw.tariff_study import COST_ITEMS
-
-from backend.api.fields import AwareDateTimeField
 
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem

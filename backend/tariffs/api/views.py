@@ -14,9 +14,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api_errors import decision_payload
 from backend.api.fields import AwareDateTimeField
 from backend.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api_errors import decision_payload
 from taxilaw import tariffs as law
 
 from .. import selectors, services
@@ -107,7 +107,7 @@ class CorrectionTableViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelView
             if not (start.is_finite() and stop.is_finite() and step.is_finite()) or step <= 0 or (stop - start) / step > 5000:
                 raise InvalidOperation
         except (InvalidOperation, ValueError):
-            raise ValidationError({"detail": _("Informe start, stop e step válidos (no máximo 5000 linhas).")})
+            raise ValidationError({"detail": _("Informe start, stop e step válidos (no máximo 5000 linhas).")}) from None
         return Response([{"meter": str(m), "pay": str(p), "meter_display": brl(m), "pay_display": brl(p)}
                          for m, p in table.rows(start, stop, step)])
 
