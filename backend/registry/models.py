@@ -85,10 +85,6 @@ class Permit(models.Model):
     def __str__(self):
         return self.number
 
-    @property
-    def is_live(self) -> bool:
-        return self.status in {self.Status.AWAITING_TERM, self.Status.ACTIVE}
-
 
 class Alvara(models.Model):
     """The alvará: issued on the term's signature (Art. 3, §2), valid 1 year (Art. 4)."""

@@ -334,11 +334,6 @@ def weeks_to_close(now: datetime | None = None) -> list[date]:
     return weeks
 
 
-def close_ended_weeks(now: datetime | None = None) -> list[WeekClosure]:
-    """Close every ended week not yet closed, oldest first (Art. 1, §3); the cron entry point."""
-    return [close_week(monday, now) for monday in weeks_to_close(now)]
-
-
 def _running(permit: Permit, driver: Person, monday: date, rows: list[RideRow],
              late: dict[tuple[int, int, date], list[RideRow]]) -> WeeklyStatement:
     statement = build_statement(permit=permit, driver=driver, monday=monday, gross=_gross(rows), rides=len(rows))
