@@ -32,12 +32,6 @@ log = logging.getLogger("dispatch.simulator")
 
 CENTRE = (-21.131, -42.367)  # Muriaé, Praça Cel. Pacheco de Medeiros
 RADIUS_DEG = 0.02  # ~2.2 km: cabs wander inside the town, well inside the municipality
-DEMO_RANKS = [  # plausible central places (approximate coordinates)
-    ("Praça Cel. Pacheco de Medeiros", -21.1311, -42.3676),
-    ("Rodoviária de Muriaé", -21.1283, -42.3712),
-    ("Hospital São Paulo", -21.1352, -42.3641),
-    ("Praça João Pinheiro", -21.1297, -42.3648),
-]
 RESERVED_USERS = ("permissionario", "auxiliar")  # demo logins kept free for humans
 SIM_USER_PREFIX = "sim-"
 
@@ -71,6 +65,7 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
     from django.db import transaction
     from rest_framework.authtoken.models import Token
 
+    from backend.ranks.demo import MURIAE_RANKS
     from backend.ranks.models import Rank
     from backend.ranks.services import create_rank
     from backend.registry.compliance import may_work
@@ -105,7 +100,7 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
             token, _ = Token.objects.get_or_create(user=person.user)
             world.cabs.append({"token": token.key, "permit": permit.number, "username": person.user.username})
         if not Rank.objects.filter(active=True).exists():
-            for name, lat, lon in DEMO_RANKS:
+            for name, lat, lon, _category, _titulars in MURIAE_RANKS:  # without seed_demo's permits: free ranks
                 create_rank(name=name, lat=lat, lon=lon, category="livre")
         world.ranks = [{"id": r.pk, "name": r.name, "lat": r.lat, "lon": r.lon}
                        for r in Rank.objects.filter(active=True, lat__range=(CENTRE[0] - 0.05, CENTRE[0] + 0.05),

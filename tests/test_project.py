@@ -51,6 +51,20 @@ def test_demo_fleet_fits_the_cap_and_has_irregular_cabs():
 
 
 @pytest.mark.django_db
+@pytest.mark.article("Art. 22, I")
+@pytest.mark.article("Art. 27, §3")
+def test_demo_creates_muriaes_ranks_with_their_titulars():
+    from backend.ranks.models import Rank, RankAssignment
+
+    call_command("seed_demo", verbosity=0)
+    ranks = {r.name: r for r in Rank.objects.filter(active=True)}
+    assert {"Praça Cel. Pacheco de Medeiros", "Rodoviária de Muriaé", "Hospital São Paulo", "Praça João Pinheiro"} <= set(ranks)
+    assert ranks["Hospital São Paulo"].category == "livre"
+    titulars = RankAssignment.objects.filter(rank=ranks["Praça Cel. Pacheco de Medeiros"], ended_on__isnull=True)
+    assert set(titulars.values_list("permit__number", flat=True)) == {f"TX-{n:03d}" for n in range(1, 7)}
+
+
+@pytest.mark.django_db
 def test_messages_are_portuguese_by_default_and_english_on_request(client):
     portuguese = client.post("/api/passengers/", {"name": "x", "phone": "1"})
     english = client.post("/api/passengers/", {"name": "x", "phone": "1"}, HTTP_ACCEPT_LANGUAGE="en")

@@ -99,3 +99,34 @@ class Ride(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"])]
+
+
+class DriverCancellation(models.Model):
+    """A driver gave up an accepted ride before boarding, with a reason (Art. 1, X; Art. 9, VII: ``taxilaw.cancellation``).
+
+    Kept whatever became of the ride (offered to the next cab, or ended) so DIMUTRAN sees who cancels often;
+    nothing here penalises anyone.
+    """
+
+    class Reason(models.TextChoices):
+        PASSENGER_ABSENT = "passenger_absent", _("Passageiro não apareceu")
+        PASSENGER_ASKED = "passenger_asked", _("Passageiro pediu para cancelar (telefone)")
+        VEHICLE_PROBLEM = "vehicle_problem", _("Problema no veículo")
+
+    ride = models.ForeignKey(Ride, on_delete=models.CASCADE, related_name="driver_cancellations")
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="driver_cancellations")
+    driver = models.ForeignKey(Person, null=True, on_delete=models.PROTECT, related_name="driver_cancellations")
+    reason = models.CharField(_("motivo"), max_length=20, choices=Reason.choices)
+    ride_status = models.CharField(_("situação da corrida ao cancelar"), max_length=12)
+    waited_s = models.PositiveIntegerField(_("espera no local (s)"), null=True, blank=True)
+    reoffered = models.BooleanField(_("oferecida ao próximo táxi"), default=False)
+    at = models.DateTimeField(_("quando"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("cancelamento pelo motorista")
+        verbose_name_plural = _("cancelamentos pelos motoristas")
+        ordering = ["-at"]
+        indexes = [models.Index(fields=["driver", "at"])]
+
+    def __str__(self):
+        return f"{self.ride_id} {self.get_reason_display()}"

@@ -10,6 +10,8 @@ from django.utils import timezone
 from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.parameters.selectors import current_parameters
+from backend.ranks.demo import MURIAE_RANKS
+from backend.ranks.services import assign_rank, create_rank
 from taxilaw.calendar import quarter_end
 
 from ...models import Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
@@ -83,7 +85,15 @@ class Command(BaseCommand):
             auxiliaries.issue_cmt(person=holder, number=f"CMT-{n:04d}", issued_on=signed, expires_on=signed + timedelta(days=3 * 365))
             if n % 3 == 0 or n == 1:
                 self._auxiliary(permit, n, today, auxiliary_user if n == 1 else None)
+        self._ranks(today)
         self._irregular_cases(today)
+
+    def _ranks(self, today):
+        """Muriaé's ranks (Art. 22), the private ones with their titulars (Art. 22, I; visitors: Art. 27, §3)."""
+        for name, lat, lon, category, titulars in MURIAE_RANKS:
+            rank = create_rank(name=name, lat=lat, lon=lon, category=category)
+            for permit in Permit.objects.filter(number__in=titulars):
+                assign_rank(permit=permit, rank=rank, since=today - timedelta(days=30))
 
     def _auxiliary(self, permit, n, today, user=None):
         person = self._person(user)
