@@ -232,4 +232,6 @@ def demo_offer(clock: Callable[[], datetime], seconds: int = 20) -> dict:
     return {"type": "offer", "offer_id": f"demo-{int(now.timestamp())}",
             "pickup": {"address": "Rua Coronel Izalino, 120 – Centro", "reference": "em frente à matriz",
                        "lat": -21.1302, "lon": -42.3655},
-            "distance_m": 850, "expires_at": (now + timedelta(seconds=seconds)).isoformat()}
+            "distance_m": 850, "expires_at": (now + timedelta(seconds=seconds)).isoformat(),
+            "passenger": {"name": "Maria Aparecida", "phone": "(32) 99876-5432"},
+            "destination": {"address": "Hospital São Paulo", "lat": -21.1352, "lon": -42.3641}}

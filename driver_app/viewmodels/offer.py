@@ -1,4 +1,5 @@
-"""A dispatch offer: pickup, distance, countdown, accept / decline."""
+"""A dispatch offer: it rings and vibrates (the phone facade), shows the pickup, the distance, the passenger
+(with a call button), the destination when given and the countdown; accept or decline with one tap."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from ..clients import DispatchClient
 from ..formatting import km, mmss
+from ..phone import DesktopPhone, Phone
 from .base import Observable
 from .flag import DriverState, FlagViewModel
 
@@ -19,11 +21,15 @@ class OfferViewModel(Observable):
     accept_text = "Aceitar"
     decline_text = "Recusar"
 
-    def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime]):
+    call_text = "Ligar"
+
+    def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime],
+                 phone: Optional[Phone] = None):
         super().__init__()
         self.dispatch = dispatch
         self.flag = flag
         self.clock = clock
+        self.phone = phone or DesktopPhone()
         self.offer: Optional[dict[str, Any]] = None
         self.expires_at: Optional[datetime] = None
         self.received_at: Optional[datetime] = None
@@ -44,6 +50,7 @@ class OfferViewModel(Observable):
             else:
                 self.expires_at = self.received_at + timedelta(seconds=float(msg.get("expires_in_s", 20)))
             self.outcome = ""
+            self.phone.alert()
             self.changed()
         elif kind == "offer_cancelled" and self.offer and msg.get("offer_id") == self.offer.get("offer_id"):
             self._close("cancelled")
@@ -85,7 +92,32 @@ class OfferViewModel(Observable):
         self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "driver"})
         self._close("declined")
 
+    def call_passenger(self) -> bool:
+        phone = self.passenger.get("phone")
+        if not phone:
+            return False
+        self.phone.call(phone)
+        return True
+
     # -- display ------------------------------------------------------------------------
+
+    @property
+    def passenger(self) -> dict[str, Any]:
+        return dict((self.offer or {}).get("passenger") or {})
+
+    @property
+    def passenger_text(self) -> str:
+        name = self.passenger.get("name")
+        return f"Passageiro: {name}" if name else ""
+
+    @property
+    def can_call(self) -> bool:
+        return bool(self.passenger.get("phone"))
+
+    @property
+    def destination_text(self) -> str:
+        destination = (self.offer or {}).get("destination") or {}
+        return f"Destino: {destination['address']}" if destination.get("address") else ""
 
     @property
     def pickup_text(self) -> str:

@@ -1,0 +1,88 @@
+"""What the app asks of the phone besides the GPS: ring and vibrate for an offer, dial the passenger, hand the
+pickup to the navigation app.
+
+:class:`AndroidPhone` on the phone (``plyer`` for vibration and the notification sound, Android intents for
+``tel:`` and ``geo:``), :class:`DesktopPhone` on the desktop and in tests (it records what was asked and rings
+the terminal bell).  The view-models receive one and never know which.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Protocol
+from urllib.parse import quote
+
+
+def tel_uri(number: str) -> str:
+    """``tel:`` with the digits only (and a leading +): "(32) 99876-5432" -> "tel:32998765432"."""
+    digits = "".join(ch for ch in str(number) if ch.isdigit())
+    return "tel:" + ("+" if str(number).strip().startswith("+") else "") + digits
+
+
+def geo_uri(lat: float, lon: float, label: str = "") -> str:
+    """``geo:`` that every Android navigation app opens on the point, with a label when given."""
+    point = f"{lat:.6f},{lon:.6f}"
+    return f"geo:{point}?q={point}" + (f"({quote(label)})" if label else "")
+
+
+class Phone(Protocol):
+    def alert(self) -> None:
+        """Sound and vibration: an offer arrived."""
+
+    def call(self, number: str) -> None: ...
+
+    def navigate(self, lat: float, lon: float, label: str = "") -> None: ...
+
+
+class DesktopPhone:
+    """The desktop stand-in: records each request (``log``), rings the terminal bell for an alert."""
+
+    def __init__(self, bell: bool = False):
+        self.bell = bell
+        self.log: list[tuple[str, str]] = []
+
+    def alert(self) -> None:
+        self.log.append(("alert", ""))
+        if self.bell:
+            sys.stdout.write("\a")
+            sys.stdout.flush()
+
+    def call(self, number: str) -> None:
+        self.log.append(("call", tel_uri(number)))
+
+    def navigate(self, lat: float, lon: float, label: str = "") -> None:
+        self.log.append(("navigate", geo_uri(lat, lon, label)))
+
+
+class AndroidPhone:  # pragma: no cover - needs a phone
+    """Vibration and the default notification sound; ``tel:`` opens the dialer (no CALL_PHONE permission)."""
+
+    VIBRATE_PATTERN = [0, 0.6, 0.3, 0.6, 0.3, 0.6]  # seconds: three pulses
+
+    def alert(self) -> None:
+        from plyer import vibrator
+
+        try:
+            vibrator.pattern(self.VIBRATE_PATTERN)
+        except Exception:  # a phone without a vibrator: the sound still plays
+            pass
+        from jnius import autoclass
+
+        manager = autoclass("android.media.RingtoneManager")
+        activity = autoclass("org.kivy.android.PythonActivity").mActivity
+        uri = manager.getDefaultUri(manager.TYPE_NOTIFICATION)
+        manager.getRingtone(activity, uri).play()
+
+    def _view(self, action: str, uri: str) -> None:
+        from jnius import autoclass, cast
+
+        intent_cls = autoclass("android.content.Intent")
+        intent = intent_cls(getattr(intent_cls, action), autoclass("android.net.Uri").parse(uri))
+        activity = cast("android.app.Activity", autoclass("org.kivy.android.PythonActivity").mActivity)
+        activity.startActivity(intent)
+
+    def call(self, number: str) -> None:
+        self._view("ACTION_DIAL", tel_uri(number))
+
+    def navigate(self, lat: float, lon: float, label: str = "") -> None:
+        self._view("ACTION_VIEW", geo_uri(lat, lon, label))
