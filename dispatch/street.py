@@ -29,9 +29,8 @@ from django.utils.translation import gettext as _
 
 from taxilaw.meter import Fix
 
-from . import events, snapshots
+from . import compliance, events, snapshots
 from .models import ACTIVE_RIDE_STATUSES, Cab, Ride, RideStatus
-from . import services
 from .services import DispatchError
 
 STREET = "street"  # Ride.created_by of a street-hail or rank trip
@@ -56,7 +55,7 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
         if cab.driver is None:
             raise DispatchError("no_driver", _("Nenhum motorista conectado a este táxi."))
         # Asked for the trip's start, not for now: a trip the offline queue sends days later was legal or not then.
-        decision = services.may_work(cab, now=started_at)
+        decision = compliance.may_work(cab, now=started_at)
         if not decision:
             raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
         if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
