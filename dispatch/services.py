@@ -23,7 +23,7 @@ from backend.ranks.models import Rank, RankCheckIn
 from taxilaw.geodesy import distance_m
 from taxilaw.meter import Fix
 
-from . import events, snapshots
+from . import events, snapshots, wire
 from .choosing import Choice, choose
 from .compliance import may_work
 from .models import (
@@ -68,7 +68,7 @@ def go_online(person: Person) -> Cab:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
     cab.online = True
     cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
-    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
@@ -76,7 +76,7 @@ def go_online(person: Person) -> Cab:
 def go_offline(cab_id: int) -> None:
     Cab.objects.filter(pk=cab_id).update(online=False)
     cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
-    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
 
 
 def set_status(cab_id: int, status: str) -> Cab:
@@ -86,7 +86,7 @@ def set_status(cab_id: int, status: str) -> Cab:
             raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
         cab.status = status
         cab.save(update_fields=["status"])
-        events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
@@ -208,7 +208,7 @@ def _insert_offer(ride: Ride, choice: Choice, now: datetime) -> Offer:
         ride=ride, cab=choice.cab, driver=choice.cab.driver, expires_at=now + OFFER_TIMEOUT,
         reason=choice.reason, candidates=choice.audit, distance_m=choice.distance_m,
     )
-    events.announce(events.cab_group(choice.cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
+    events.announce(events.cab_group(choice.cab.permit_id), wire.OFFER(offer=snapshots.offer(offer)))
     return offer
 
 
@@ -249,7 +249,7 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
 
 def _close_offer(offer: Offer, status: str) -> None:
     Offer.objects.filter(pk=offer.pk).update(status=status, responded_at=timezone.now())
-    events.announce(events.cab_group(offer.cab.permit_id), {"type": "offer_closed", "offer_id": offer.pk, "status": status})
+    events.announce(events.cab_group(offer.cab.permit_id), wire.OFFER_CLOSED(offer_id=offer.pk, status=status))
 
 
 # --- answers to an offer -------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             RankCheckIn.objects.filter(permit_id=cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
             ride = _fresh(offer.ride_id)
             _announce_ride(ride)
-            events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+            events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
             return ride
     except IntegrityError:
         raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento."))
@@ -382,7 +382,7 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
         _close_offer(pending, OfferStatus.WITHDRAWN)
     if ride.cab_id:
         Cab.objects.filter(pk=ride.cab_id).update(status=CabStatus.FREE)
-        events.announce(events.cab_group(ride.cab.permit_id), {"type": "ride_cancelled", "ride_id": ride.pk})
+        events.announce(events.cab_group(ride.cab.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
 
 
@@ -393,5 +393,5 @@ def _fresh(ride_id: int) -> Ride:
 
 def _announce_ride(ride: Ride, escalation: bool = False) -> None:
     body = snapshots.ride(ride)
-    events.announce(events.ride_group(ride.pk), {"type": "ride_update", "ride": body})
-    events.announce(events.OPERATORS, {"type": "escalation" if escalation else "ride_update", "ride": body})
+    events.announce(events.ride_group(ride.pk), wire.RIDE_UPDATE(ride=body))
+    events.announce(events.OPERATORS, (wire.ESCALATION if escalation else wire.RIDE_UPDATE)(ride=body))

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from taxilaw.meter import Fix
 
-from . import compliance, events, snapshots
+from . import compliance, events, snapshots, wire
 from .models import ACTIVE_RIDE_STATUSES, Cab, Ride, RideStatus
 from .services import DispatchError
 
@@ -74,14 +74,14 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
             distance_m=check.reading.distance_m,
             trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
         )
-        events.announce(events.OPERATORS, {"type": "ride_update", "ride": snapshots.ride(ride)})  # after the commit
+        events.announce(events.OPERATORS, wire.RIDE_UPDATE(ride=snapshots.ride(ride)))  # after the commit
     return ride, False
 
 
 def recorded_frame(trip_id, ride: Ride, duplicate: bool) -> dict:
     """The ``street_trip_recorded`` answer."""
-    return {
-        "type": "street_trip_recorded", "trip_id": str(trip_id), "ride_id": ride.pk,
-        "fare": str(ride.fare), "server_total": str(ride.server_total) if ride.server_total is not None else None,
-        "meter_disagreement": ride.meter_disagreement, "duplicate": duplicate,
-    }
+    return wire.STREET_TRIP_RECORDED(
+        trip_id=str(trip_id), ride_id=ride.pk,
+        fare=str(ride.fare), server_total=str(ride.server_total) if ride.server_total is not None else None,
+        meter_disagreement=ride.meter_disagreement, duplicate=duplicate,
+    )
