@@ -132,6 +132,9 @@ def position(frame: dict) -> dict:
     return values
 
 
+position.fields = {"lat": "number", "lon": "number", "accuracy?": "number, metres"}  # for the protocol document
+
+
 # What each role may send, and the schema of each message.
 INBOUND = {
     "driver": {

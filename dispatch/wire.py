@@ -54,7 +54,7 @@ class OneOf:
     values: tuple
 
     def __str__(self):
-        return " \\| ".join(f"`{v}`" for v in self.values)
+        return " | ".join(f"`{v}`" for v in self.values)
 
 
 @dataclass(frozen=True)
@@ -206,6 +206,20 @@ POSITIONS = Frame("positions", (OPERATOR_ROLE,), {"cabs": ListOf(CAB_POSITION)},
 ESCALATION = Frame("escalation", (OPERATOR_ROLE,), {"ride": RIDE}, "no cab may take the ride: the operators must")
 # Internal: sent to the cab's group, never to a socket (the consumer re-checks the registry).
 COMPLIANCE_CHANGED = Frame("compliance_changed", (), {"permit_id": int}, "internal: the cab's driver must be checked again")
+
+# The frame that answers each inbound frame on the sender's own connection (None: none of its own; what
+# changed reaches the sender as an announcement, e.g. ``ride_update`` after ``ride_cancel``). A refusal is an ``error``.
+ANSWERS: dict[str, dict[str, Frame | None]] = {
+    DRIVER_ROLE: {
+        "ping": PONG, "position": None, "status": STATUS, "rank_check_in": RANK_CHECKED_IN,
+        "rank_check_out": RANK_CHECKED_OUT, "offer_accept": OFFER_ACCEPTED, "offer_decline": OFFER_DECLINED,
+        "ride_arriving": RIDE_UPDATED, "ride_on_board": RIDE_UPDATED, "ride_complete": RIDE_UPDATED,
+        "street_trip_complete": STREET_TRIP_RECORDED,
+    },
+    PASSENGER_ROLE: {"ping": PONG, "auth": PASSENGER_SNAPSHOT, "ride_request": RIDE_UPDATE, "ride_cancel": None},
+    OPERATOR_ROLE: {"ping": PONG, "ride_create": RIDE_CREATED, "ride_assign": ASSIGNED, "ride_cancel": None,
+                    "broadcast": BROADCAST_SENT},
+}
 
 OUTBOUND: dict[str, dict[str, Frame]] = {role: {} for role in ALL}
 FRAMES = [v for v in dict(globals()).values() if isinstance(v, Frame)]
