@@ -344,7 +344,7 @@ def ride_arriving(ride_id: int, cab_id: int) -> Ride:
 @transaction.atomic
 def ride_on_board(ride_id: int, cab_id: int) -> Ride:
     ride = _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED, RideStatus.ARRIVING)), RideStatus.ON_BOARD, "on_board_at")
-    Cab.objects.filter(pk=cab_id).update(status=CabStatus.BUSY)
+    _set_cab_status(cab_id, CabStatus.BUSY)
     return ride
 
 
@@ -367,7 +367,7 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
         distance_m=check.reading.distance_m,
         trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
     )
-    Cab.objects.filter(pk=cab_id).update(status=CabStatus.FREE)
+    _set_cab_status(cab_id, CabStatus.FREE)
     return ride
 
 
@@ -381,9 +381,16 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
     for pending in ride.offers.filter(status=OfferStatus.PENDING).select_related("cab"):
         _close_offer(pending, OfferStatus.WITHDRAWN)
     if ride.cab_id:
-        Cab.objects.filter(pk=ride.cab_id).update(status=CabStatus.FREE)
+        _set_cab_status(ride.cab_id, CabStatus.FREE)
         events.announce(events.cab_group(ride.cab.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+def _set_cab_status(cab_id: int, status: str) -> None:
+    """The cab's status as the ride moves it, told to the operators on commit like every other change."""
+    Cab.objects.filter(pk=cab_id).update(status=status)
+    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
 
 
 def _fresh(ride_id: int) -> Ride:
