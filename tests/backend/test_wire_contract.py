@@ -9,14 +9,12 @@ is compared with a fresh snapshot. The scenario must see every outbound frame ty
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -26,10 +24,10 @@ from dispatch import events, services, snapshots, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
 from dispatch.models import Cab, Passenger
 
+from .ws_helpers import connect
+
 pytestmark = pytest.mark.django_db(transaction=True)
 CENTRE = (-21.1311, -42.3676)
-ACTIVE = ("accepted", "arriving", "on_board")
-OPEN = ("requested", "offered", *ACTIVE)
 
 
 def test_the_protocol_document_is_generated_from_the_contract():
@@ -49,95 +47,6 @@ def test_a_builder_refuses_a_frame_that_is_not_its_declaration():
         wire.validate("driver", {"type": "offer_closed", "offer_id": 1, "status": "lost"})
     with pytest.raises(wire.ContractError):
         wire.validate("passenger", {"type": "offer", "offer": {}})  # never sent to a passenger
-
-
-class Client:
-    """One connection: validates every frame it receives and keeps the state a client keeps."""
-
-    def __init__(self, role: str, communicator: WebsocketCommunicator, seen: set):
-        self.role, self.ws, self.seen = role, communicator, seen
-        self.state: dict = {}
-
-    async def recv(self, timeout: float = 4.0) -> dict:
-        # The output queue itself: the communicator's receive_from cancels the consumer when it times out.
-        message = await asyncio.wait_for(self.ws.output_queue.get(), timeout)
-        if message["type"] == "websocket.close":
-            return {"type": "closed"}
-        frame = json.loads(message["text"])
-        wire.validate(self.role, frame)
-        self.seen.add((self.role, frame["type"]))
-        self.apply(frame)
-        return frame
-
-    async def until(self, kind: str, timeout: float = 6.0, where=lambda f: True) -> dict:
-        async def wait():
-            while True:
-                frame = await self.recv(timeout)
-                if frame["type"] == kind and where(frame):
-                    return frame
-                assert frame["type"] != "error", f"waiting for {kind}, refused: {frame}"
-
-        return await asyncio.wait_for(wait(), timeout)
-
-    async def send(self, **frame) -> None:
-        await self.ws.send_to(text_data=json.dumps(frame, default=str))
-
-    async def ask(self, kind: str, **frame) -> dict:
-        """Send a frame and return its answer (the next frame of type ``kind``, or a refusal)."""
-        await self.send(**frame)
-        return await self.until(kind)
-
-    async def drain(self) -> None:
-        while not await self.ws.receive_nothing(0.4):
-            await self.recv()
-
-    def apply(self, frame: dict) -> None:
-        kind, state = frame["type"], self.state
-        if kind == "snapshot":
-            self.state = {k: v for k, v in frame.items() if k != "type"}
-            if self.role == "passenger":
-                self.state["rides"] = {r["id"]: r for r in frame["rides"]}
-            if self.role == "operator":
-                self.state["rides"] = {r["id"]: r for r in frame["rides"]}
-                self.state["cabs"] = {c["id"]: c for c in frame["cabs"]}
-        elif self.role == "driver":
-            if kind == "offer":
-                state["offer"] = frame["offer"]
-            elif kind in ("offer_closed", "offer_declined"):
-                state["offer"] = None
-            elif kind == "offer_accepted":
-                state["offer"], state["ride"] = None, frame["ride"]
-            elif kind == "ride_updated":
-                state["ride"] = frame["ride"] if frame["ride"]["status"] in ACTIVE else None
-            elif kind == "ride_cancelled":
-                state["ride"] = None
-        elif kind in ("ride_update", "escalation"):
-            ride = frame["ride"]
-            if ride["status"] in OPEN:
-                state["rides"][ride["id"]] = ride
-            else:
-                state["rides"].pop(ride["id"], None)
-        elif kind == "cab_update":
-            if frame["cab"]["online"]:
-                state["cabs"][frame["cab"]["id"]] = frame["cab"]
-            else:
-                state["cabs"].pop(frame["cab"]["id"], None)
-        elif kind == "positions":
-            for moved in frame["cabs"]:
-                if moved["id"] in state["cabs"]:
-                    state["cabs"][moved["id"]].update(lat=moved["lat"], lon=moved["lon"], zone=moved["zone"])
-
-    def view(self, state: dict):
-        """What the client shows, from a state (its own or a fresh snapshot's)."""
-        if self.role == "driver":
-            offer, ride = state["offer"], state["ride"]
-            return (offer and offer["id"], ride and (ride["id"], ride["status"], ride["version"]))
-        rides = state["rides"] if isinstance(state["rides"], dict) else {r["id"]: r for r in state["rides"]}
-        shown = {i: (r["status"], r["version"], r["escalated"]) for i, r in rides.items()}
-        if self.role == "passenger":
-            return shown
-        cabs = state["cabs"] if isinstance(state["cabs"], dict) else {c["id"]: c for c in state["cabs"]}
-        return shown, {i: (c["status"], c["lat"], c["lon"], c["zone"]) for i, c in cabs.items()}
 
 
 @database_sync_to_async
@@ -166,14 +75,6 @@ def world(working_cab, make_person, settings, monkeypatch):
         "staff": User.objects.create_user("central", password="x", is_staff=True),
         "passenger": Passenger.objects.create(name="Ana", phone="32999990000"),
     }
-
-
-async def connect(consumer, path, user, role, seen) -> Client:
-    communicator = WebsocketCommunicator(consumer.as_asgi(), path, headers=[(b"origin", b"http://testserver")])
-    communicator.scope["user"] = user
-    connected, _code = await communicator.connect()
-    assert connected
-    return Client(role, communicator, seen)
 
 
 @pytest.mark.article("Art. 66")
