@@ -21,7 +21,6 @@ from .test_driver_app_e2e import api_get, app_session, drive, login, until
 pytestmark = pytest.mark.e2e
 
 
-
 def api_post(port: int, path: str, token: str, body: dict) -> dict:
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
                                      headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
