@@ -95,7 +95,8 @@ RIDE = Shape("ride", {
 }, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON)})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
-OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OneOf(("pending", "accepted", "declined", "expired", "withdrawn")), "expires_at": DATETIME,
+OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn"))
+OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OFFER_STATUSES, "expires_at": DATETIME,
                              "distance_m": Nullable(int), "reason": str, "pickup": POINT})
 CAB_POSITION = Shape("cab position", {"id": int, "lat": float, "lon": float, "zone": str})
 REASON = Shape("reason", {"article": str, "code": str, "message": str})
@@ -126,7 +127,7 @@ def _check(value, spec, path: str) -> None:
     elif spec is dict:
         if not isinstance(value, dict):
             raise ContractError(f"{path}: an object expected, got {value!r}")
-    elif spec is int and isinstance(value, bool) or not isinstance(value, spec):
+    elif (spec is int and isinstance(value, bool)) or not isinstance(value, spec):
         raise ContractError(f"{path}: {_name(spec)} expected, got {value!r}")
 
 
@@ -225,7 +226,8 @@ OUTBOUND: dict[str, dict[str, Frame]] = {role: {} for role in ALL}
 FRAMES = [v for v in dict(globals()).values() if isinstance(v, Frame)]
 for _frame in FRAMES:
     for _role in _frame.to:
-        assert _frame.type not in OUTBOUND[_role], (_role, _frame.type)
+        if _frame.type in OUTBOUND[_role]:  # a client tells frames apart by their type alone
+            raise ContractError(f"two {_frame.type!r} frames declared for {_role}")
         OUTBOUND[_role][_frame.type] = _frame
 
 
