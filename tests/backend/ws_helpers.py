@@ -106,7 +106,7 @@ class Client:
 async def connect(consumer, path, user, role, seen) -> Client:
     communicator = WebsocketCommunicator(consumer.as_asgi(), path, headers=[(b"origin", b"http://testserver")])
     communicator.scope["user"] = user
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected
     return Client(role, communicator, seen)
 
@@ -116,5 +116,5 @@ async def through_routing(path: str, headers=()) -> tuple[WebsocketCommunicator,
     from dispatch.routing import websocket_application
 
     communicator = WebsocketCommunicator(websocket_application, path, headers=[(b"origin", b"http://testserver"), *headers])
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     return communicator, connected, code
