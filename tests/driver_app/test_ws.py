@@ -224,9 +224,9 @@ def test_refused_handshake_stops_reconnecting(server):
 
 
 def meter_on(client, store, clock, ui):
-    from taxilaw.tariffs import MURIAE_DEMO_TARIFF
     from driver_app.gps import ReplayGps
     from driver_app.viewmodels import MeterViewModel
+    from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
     gps = ReplayGps([(-21.13 - i * 0.00005, -42.36, 5.0) for i in range(60)], clock)
     vm = MeterViewModel(store, MURIAE_DEMO_TARIFF, gps, clock, trips=DispatchTripsClient(client), token=lambda: "good",
