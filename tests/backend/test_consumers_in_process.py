@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from dispatch.consumers import DriverConsumer, PassengerConsumer
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 
 from .ws_helpers import connect, through_routing
 

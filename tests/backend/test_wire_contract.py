@@ -22,7 +22,8 @@ from backend.ranks.services import create_rank
 from backend.registry.models import Suspension
 from dispatch import events, services, snapshots, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
-from dispatch.models import Cab, Passenger
+from backend.trips.models import Passenger
+from dispatch.models import Cab
 
 from .ws_helpers import connect
 
