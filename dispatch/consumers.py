@@ -216,6 +216,10 @@ class DriverConsumer(_Base):
             data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
+    async def on_ride_cancel(self, data):
+        ride_id, step = await offering.run(services.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
+        await self.send_json(wire.RIDE_CANCELLED(ride_id=ride_id, reason=data["reason"], next=step))
+
     async def on_street_trip_complete(self, data):
         """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
         ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
@@ -262,10 +266,10 @@ class PassengerConsumer(_Base):
 
 
 def _with_snapshot(service):
-    """``service`` (which returns a ride) returning the ride's snapshot, read in the same database call."""
+    """``service`` (which returns a ride) returning the ride as its driver sees it, read in the same database call."""
 
     def call(*args):
-        return snapshots.ride(service(*args))
+        return snapshots.for_the_driver(service(*args))
 
     return call
 

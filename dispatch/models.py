@@ -53,6 +53,7 @@ class OfferStatus(models.TextChoices):
     DECLINED = "declined", _("recusada")
     EXPIRED = "expired", _("expirada")
     WITHDRAWN = "withdrawn", _("retirada")
+    CANCELLED = "cancelled", _("aceita e depois cancelada pelo motorista")
 
 
 class Offer(models.Model):

@@ -1,4 +1,4 @@
-"""What clients may send, protocol version 1.2: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
+"""What clients may send, protocol version 1.3: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
 
 Every frame is a JSON object with a ``type``. ``parse`` turns a frame into
 ``(type, data)`` or raises :class:`ProtocolError`, which the consumer sends
@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
+from taxilaw.cancellation import CancelReason
 
-VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 3)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 
@@ -107,6 +108,12 @@ class RideCancel(RideId):
     reason = serializers.CharField(max_length=255, required=False, allow_blank=True, default="")
 
 
+class DriverRideCancel(RideId):
+    """1.3: the driver gives up the ride before boarding, with one of the law core's reasons."""
+
+    reason = serializers.ChoiceField(choices=[r.value for r in CancelReason])
+
+
 class Auth(serializers.Serializer):
     token = serializers.CharField(max_length=128)
 
@@ -160,6 +167,7 @@ INBOUND = {
         "ride_on_board": RideId,
         "ride_complete": RideComplete,
         "street_trip_complete": StreetTripComplete,
+        "ride_cancel": DriverRideCancel,
     },
     "passenger": {"ping": Empty, "auth": Auth, "ride_request": RideRequest, "ride_cancel": RideCancel},
     "operator": {
@@ -170,6 +178,10 @@ INBOUND = {
         "broadcast": Broadcast,
     },
 }
+
+
+# The version that added an inbound frame (the rest are 1.0), for the protocol document.
+INBOUND_SINCE = {("driver", "street_trip_complete"): "1.1", ("driver", "ride_cancel"): "1.3"}
 
 
 def parse(role: str, text: str | None) -> tuple[str, dict]:

@@ -21,8 +21,11 @@ from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, DriverCancellation, Passenger, Ride, RideStatus
 from backend.trips.services import record_finished_trip
+from taxilaw import cancellation
 from taxilaw.geodesy import distance_m
 
 from . import events, snapshots, wire
@@ -392,6 +395,42 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
         _set_cab_status(ride.cab_id, CabStatus.FREE)
         events.announce(events.cab_group(ride.cab.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+@transaction.atomic
+def driver_cancel(ride_id: int, cab_id: int, reason: str) -> tuple[int, str]:
+    """The driver gives up the ride before boarding, for a reason the law core accepts (``taxilaw.cancellation``).
+
+    The cancellation is recorded for DIMUTRAN's report (the offer log reads its reason) and the offer is marked; the
+    cab is free again. A vehicle problem sends the ride to the next cab (never this one again: it has an offer
+    of the ride); otherwise the ride ends. Returns the ride's id and ``reoffer`` or ``end``.
+    """
+    ride = _driver_ride(ride_id, cab_id, (*cancellation.BEFORE_BOARDING, RideStatus.ON_BOARD))
+    now = timezone.now()
+    wait = current_parameters().as_of("no_show_wait_minutes", timezone.localdate(now))
+    require(cancellation.may_driver_cancel(cancellation.DriverCancelFacts(
+        reason=reason, ride_status=ride.status, arrived_at=ride.arriving_at, now=now, no_show_wait_minutes=wait,
+    )), "reason")
+    step = cancellation.NEXT_STEP[cancellation.CancelReason(reason)]
+    DriverCancellation.objects.create(
+        ride=ride, permit_id=ride.permit_id, driver_id=ride.driver_id, reason=reason, ride_status=ride.status,
+        waited_s=int((now - ride.arriving_at).total_seconds()) if ride.arriving_at else None,
+        reoffered=step == cancellation.REOFFER,
+    )
+    ride.offers.filter(cab_id=cab_id, status=OfferStatus.ACCEPTED).update(status=OfferStatus.CANCELLED)
+    _set_cab_status(cab_id, CabStatus.FREE)
+    if step == cancellation.END:
+        _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by="driver", cancel_reason=reason)
+        return ride.pk, step
+    # Back to the queue of rides waiting for a cab: the passenger and the operators see it offered again.
+    changes = {"status": RideStatus.REQUESTED, "version": ride.version + 1, "cab": None, "permit": None, "driver": None,
+               "accepted_at": None, "arriving_at": None, "credentials": {}}
+    for name, value in changes.items():
+        setattr(ride, name, value)
+    ride.save(update_fields=list(changes))
+    _announce_ride(ride)
+    offer_next(ride.pk)
+    return ride.pk, step
 
 
 def _set_cab_status(cab_id: int, status: str) -> None:

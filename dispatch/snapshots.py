@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
+
+from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 
@@ -67,7 +72,26 @@ def ride(ride: Ride) -> dict:
     return body
 
 
+def _passenger(ride: Ride) -> dict:
+    """Who to look for and call (the passenger page promises the driver their name and phone)."""
+    if ride.passenger_id:
+        return {"name": ride.passenger.name, "phone": ride.passenger.phone}
+    return {"name": ride.caller_name, "phone": ride.caller_phone}
+
+
+def for_the_driver(r: Ride) -> dict:
+    """The ride as its driver sees it (1.3): with the passenger's phone and the no-show time (taxilaw.cancellation)."""
+    body = ride(r)
+    no_show_at = None
+    if r.arriving_at and r.status == "arriving":
+        wait = 5  # XXX
+        no_show_at = r.arriving_at + timedelta(minutes=wait)
+    body.update(passenger_phone=_passenger(r)["phone"], arriving_at=_dt(r.arriving_at), no_show_at=_dt(no_show_at))
+    return body
+
+
 def offer(offer: Offer) -> dict:
+    ride = offer.ride
     return {
         "id": offer.pk,
         "ride_id": offer.ride_id,
@@ -75,14 +99,19 @@ def offer(offer: Offer) -> dict:
         "expires_at": _dt(offer.expires_at),
         "distance_m": round(offer.distance_m) if offer.distance_m is not None else None,
         "reason": offer.reason,
-        "pickup": {"lat": offer.ride.pickup_lat, "lon": offer.ride.pickup_lon, "address": offer.ride.pickup_address},
+        "pickup": {"lat": ride.pickup_lat, "lon": ride.pickup_lon, "address": ride.pickup_address},
+        "passenger": _passenger(ride),
+        "destination": {"lat": ride.destination_lat, "lon": ride.destination_lon, "address": ride.destination_address}
+        if ride.destination_lat is not None
+        else None,
     }
 
 
 def for_driver(c: Cab) -> dict:
-    pending = c.offers.filter(status=OfferStatus.PENDING).select_related("ride").first()
-    current = c.rides.filter(status__in=ACTIVE_RIDE_STATUSES).first()
-    return wire.DRIVER_SNAPSHOT(cab=cab(c), offer=offer(pending) if pending else None, ride=ride(current) if current else None)
+    pending = c.offers.filter(status=OfferStatus.PENDING).select_related("ride__passenger").first()
+    current = c.rides.filter(status__in=ACTIVE_RIDE_STATUSES).select_related("cab", "passenger").first()
+    return wire.DRIVER_SNAPSHOT(cab=cab(c), offer=offer(pending) if pending else None,
+                                ride=for_the_driver(current) if current else None)
 
 
 def for_passenger(p: Passenger) -> dict:
@@ -95,5 +124,17 @@ def for_operator() -> dict:
     rides = Ride.objects.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "passenger")
     return wire.OPERATOR_SNAPSHOT(
         cabs=[cab(c) for c in cabs],
-        rides=[dict(ride(r), offers=[{"permit": o.cab.permit.number, "status": o.status, "reason": o.reason} for o in r.offers.select_related("cab__permit")]) for r in rides],
+        rides=[dict(ride(r), offers=_offer_log(r)) for r in rides],
     )
+
+
+def _offer_log(r: Ride) -> list[dict]:
+    """Each offer of the ride, why that cab, and why a driver who accepted then gave it up."""
+    given_up = dict(r.driver_cancellations.values_list("permit_id", "reason"))
+    log = []
+    for o in r.offers.select_related("cab__permit"):
+        entry = {"permit": o.cab.permit.number, "status": o.status, "reason": o.reason}
+        if o.status == OfferStatus.CANCELLED and o.cab.permit_id in given_up:
+            entry["cancel_reason"] = given_up[o.cab.permit_id]
+        log.append(entry)
+    return log

@@ -92,12 +92,17 @@ RIDE = Shape("ride", {
     "passenger": str, "escalated": bool, "requested_at": Nullable(DATETIME), "accepted_at": Nullable(DATETIME),
     "completed_at": Nullable(DATETIME), "cancelled_at": Nullable(DATETIME), "fare": Nullable(DECIMAL),
     "permit": Nullable(str),
-}, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON)})
-OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str})
+}, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON),
+             # 1.3, to the ride's driver only: the passenger's phone, when "Cheguei" was said and from when a
+             # no-show may be recorded (taxilaw.cancellation)
+             "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME)})
+OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
-OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn"))
+OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn", "cancelled"))
+OFFER_PASSENGER = Shape("offer passenger", {"name": str, "phone": str})
 OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OFFER_STATUSES, "expires_at": DATETIME,
-                             "distance_m": Nullable(int), "reason": str, "pickup": POINT})
+                             "distance_m": Nullable(int), "reason": str, "pickup": POINT},
+                   optional={"passenger": OFFER_PASSENGER, "destination": Nullable(POINT)})  # 1.3
 CAB_POSITION = Shape("cab position", {"id": int, "lat": float, "lon": float, "zone": str})
 REASON = Shape("reason", {"article": str, "code": str, "message": str})
 
@@ -180,7 +185,11 @@ OPERATOR_SNAPSHOT = Frame("snapshot", (OPERATOR_ROLE,), {"cabs": ListOf(CAB), "r
 OFFER = Frame("offer", (DRIVER_ROLE,), {"offer": OFFER_BODY}, "a ride offered to this cab (answer within `expires_at`)")
 OFFER_CLOSED = Frame("offer_closed", (DRIVER_ROLE,), {"offer_id": int, "status": OneOf(("expired", "withdrawn"))},
                      "the offer is no longer open")
-RIDE_CANCELLED = Frame("ride_cancelled", (DRIVER_ROLE,), {"ride_id": int}, "the cab's ride was cancelled; the cab is free")
+CANCEL_REASONS = OneOf(("passenger_absent", "passenger_asked", "vehicle_problem"))
+RIDE_CANCELLED = Frame("ride_cancelled", (DRIVER_ROLE,), {"ride_id": int},
+                       "the cab's ride was cancelled; the cab is free. The answer to the driver's `ride_cancel` "
+                       "(1.3) carries its `reason` and `next`: `reoffer` (offered to the next cab) or `end`",
+                       optional={"reason": CANCEL_REASONS, "next": OneOf(("reoffer", "end"))})
 BROADCAST = Frame("broadcast", (DRIVER_ROLE,), {"text": str}, "an operators' message to every cab")
 SUSPENDED = Frame("suspended", (DRIVER_ROLE,), {"reasons": ListOf(REASON)},
                   "the registry no longer allows the driver to work (then a policy close 4008)")
@@ -215,7 +224,7 @@ ANSWERS: dict[str, dict[str, Frame | None]] = {
         "ping": PONG, "position": None, "status": STATUS, "rank_check_in": RANK_CHECKED_IN,
         "rank_check_out": RANK_CHECKED_OUT, "offer_accept": OFFER_ACCEPTED, "offer_decline": OFFER_DECLINED,
         "ride_arriving": RIDE_UPDATED, "ride_on_board": RIDE_UPDATED, "ride_complete": RIDE_UPDATED,
-        "street_trip_complete": STREET_TRIP_RECORDED,
+        "street_trip_complete": STREET_TRIP_RECORDED, "ride_cancel": RIDE_CANCELLED,
     },
     PASSENGER_ROLE: {"ping": PONG, "auth": PASSENGER_SNAPSHOT, "ride_request": RIDE_UPDATE, "ride_cancel": None},
     OPERATOR_ROLE: {"ping": PONG, "ride_create": RIDE_CREATED, "ride_assign": ASSIGNED, "ride_cancel": None,

@@ -62,7 +62,7 @@ def render_region() -> str:
         out += [f"### {TITLES[role]} -> server", "", "| type | fields | answer |", "|---|---|---|"]
         for kind, schema in protocol.INBOUND[role].items():
             answer = wire.ANSWERS[role][kind]
-            since = " (1.1)" if kind == "street_trip_complete" else ""
+            since = _since(protocol.INBOUND_SINCE.get((role, kind), "1.0"))
             out.append(f"| `{kind}`{since} | {_inbound_fields(schema)} | {f'`{answer.type}`' if answer else '—'} |")
         out += ["", f"### Server -> {TITLES[role].lower()}", "", "| type | fields | when |", "|---|---|---|"]
         for kind, frame in sorted(wire.OUTBOUND[role].items()):
