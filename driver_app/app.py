@@ -13,13 +13,14 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.screenmanager import NoTransition, Screen
 
 from .session import Session, demo_offer
 from .viewmodels.flag import DISPLAY
 
 KV_DIR = Path(__file__).with_name("kv")
-KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "meter.kv", "offer.kv", "split.kv")
+KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "ride.kv", "meter.kv", "offer.kv", "split.kv")
 
 DAY = {"bg": (0.95, 0.95, 0.93, 1), "card": (1, 1, 1, 1), "fg": (0.08, 0.09, 0.1, 1),
        "muted": (0.38, 0.4, 0.43, 1), "accent": (0.11, 0.40, 0.85, 1)}
@@ -80,6 +81,7 @@ class FlagScreen(Screen):
     colour = ListProperty([0.5, 0.5, 0.5, 1])
     can_go_free = BooleanProperty(False)
 
+    can_go_off_duty = BooleanProperty(True)
     ride = StringProperty("")
     ride_action = StringProperty("")
 
@@ -90,10 +92,43 @@ class FlagScreen(Screen):
         if r is not None:
             extra = [t for t in (r.ride_text, r.rank_text, r.message, r.connection_text) if t]
             self.ride = "\n".join(extra)
-            self.ride_action = r.arriving_text if r.status == "accepted" else (
-                r.on_board_text if r.status == "arriving" else "")
+            self.ride_action = "Ver corrida" if r.status in ("accepted", "arriving") else ""
         self.colour = list(f.colour)
-        self.can_go_free = f.can_go_free
+        self.can_go_free, self.can_go_off_duty = f.can_go_free, f.can_go_off_duty
+
+
+class RideScreen(Screen):
+    """The dispatched ride: a caminho -> Cheguei -> Passageiro a bordo, with only the actions of its state."""
+
+    title = StringProperty("")
+    pickup = StringProperty("")
+    destination = StringProperty("")
+    passenger = StringProperty("")
+    waiting = StringProperty("")
+    message = StringProperty("")
+    choosing_reason = BooleanProperty(False)
+
+    def refresh(self, s: Session) -> None:
+        r = s.ride
+        self.title = r.ride_text.split(" – ")[0] if r.active else "Nenhuma corrida"
+        self.pickup = r.pickup.get("address", "")
+        self.destination, self.passenger = r.destination_text, r.passenger_text
+        self.waiting = " ".join(t for t in (r.pending_text, r.no_show_text) if t)
+        self.message = r.message
+        box = self.ids.actions
+        box.clear_widgets()
+        if self.choosing_reason:
+            for code, label, enabled in r.cancel_options():
+                box.add_widget(RideActionButton(text=label, disabled=not enabled, action="cancel:" + code))
+            box.add_widget(RideActionButton(text="Voltar", action="back"))
+            return
+        for action, label, enabled in r.actions:
+            box.add_widget(RideActionButton(text=label, disabled=not enabled, action=action))
+
+
+class RideActionButton(Button):
+    action = StringProperty("")
+    tint = ListProperty([0, 0, 0])
 
 
 class MeterScreen(Screen):
@@ -125,6 +160,9 @@ class OfferScreen(Screen):
     countdown = StringProperty("")
     progress = NumericProperty(0)
     outcome = StringProperty("")
+    passenger = StringProperty("")
+    destination = StringProperty("")
+    can_call = BooleanProperty(False)
 
     OUTCOMES = {"accepted": "Chamada aceita: siga para o embarque", "declined": "Chamada recusada",
                 "expired": "Tempo esgotado: chamada recusada", "cancelled": "Chamada cancelada pela central",
@@ -134,6 +172,7 @@ class OfferScreen(Screen):
         o = s.offer
         self.active, self.pickup, self.distance = o.active, o.pickup_text, o.distance_text
         self.countdown, self.progress = o.countdown_text, o.progress
+        self.passenger, self.destination, self.can_call = o.passenger_text, o.destination_text, o.can_call
         self.outcome = "" if o.active else self.OUTCOMES.get(o.outcome, "")
 
 
@@ -170,7 +209,7 @@ class SplitScreen(Screen):
                                                 auxiliary=row.auxiliary, holder=row.permit_holder))
 
 
-SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "meter": MeterScreen,
+SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "ride": RideScreen, "meter": MeterScreen,
            "offer": OfferScreen, "split": SplitScreen}
 
 
@@ -221,6 +260,11 @@ class DriverApp(App):
         """Copy the view-models' texts into the visible screen (all screens with ``everything``)."""
         if getattr(self, "root_layout", None) is None:
             return
+        s = self.session
+        target = s.navigator.screen_for(self.sm.current, s.offer.active, s.ride.status if s.ride else "", s.meter.running,
+                                        en_route=s.flag.state.value == "a_caminho")
+        if target is not None and target != self.sm.current:
+            self._switch(target)
         for screen in (self.sm.screens if everything else [self.sm.current_screen]):
             if screen is not None:
                 screen.refresh(self.session)
@@ -236,13 +280,16 @@ class DriverApp(App):
     # -- actions ------------------------------------------------------------------------------
 
     def go(self, name: str) -> None:
+        self._switch(name)
+        self.refresh()
+
+    def _switch(self, name: str) -> None:
         sm = self.sm
         if sm.transition.is_active:  # finish the previous switch first (two quick taps)
             sm.transition.stop()
         sm.current = name
         if sm.transition.is_active:
             sm.transition.stop()
-        self.refresh()
 
     def set_theme(self, night: bool) -> None:
         self.night = night
@@ -273,15 +320,27 @@ class DriverApp(App):
         self.session.flag.go_free()
 
     def ride_step(self) -> None:
-        """"Cheguei ao passageiro" then "Passageiro a bordo" (which starts the meter)."""
-        r = self.session.ride
-        if r is None:
-            return
-        if r.status == "accepted":
+        self.go("ride")
+
+    def ride_action(self, action: str) -> None:
+        """A button of the ride screen: a step, a call, the navigation app, or the cancel with its reason."""
+        r, screen = self.session.ride, self.sm.get_screen("ride")
+        if action == "arriving":
             r.arriving()
-        elif r.status == "arriving":
+        elif action == "on_board":
             self.session.start_trip()
             self.go("meter")
+        elif action == "navigate":
+            r.navigate()
+        elif action == "call":
+            r.call()
+        elif action == "cancel":
+            screen.choosing_reason = True
+        elif action == "back":
+            screen.choosing_reason = False
+        elif action.startswith("cancel:"):
+            r.cancel(action.split(":", 1)[1])
+            screen.choosing_reason = False
         self.refresh()
 
     def flag_off(self) -> None:
@@ -295,11 +354,15 @@ class DriverApp(App):
         self.refresh()
 
     def offer_accept(self) -> None:
-        if self.session.offer.accept():
-            self.go("meter")
+        self.session.offer.accept()
+        self.refresh()  # the navigator goes to the ride screen
 
     def offer_decline(self) -> None:
         self.session.offer.decline()
+        self.refresh()
+
+    def offer_call(self) -> None:
+        self.session.offer.call_passenger()
 
     def on_pause(self) -> bool:  # Android: keep the trip; the state is saved
         self.session.meter.save()

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import tempfile
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -83,6 +83,8 @@ def main(out_dir: str) -> int:
                 bx, by = w.to_window(w.x + dp(6), w.center_y)
                 buttons[w.text] = [int(bx), int(root.height - by)]
         entry["buttons"] = buttons
+        entry["disabled"] = [w.text for w in screen.walk(restrict=True)
+                             if isinstance(w, Button) and w.text and shown(w) and w.disabled]
         box = screen.ids.get("flag_box")
         if box is not None:
             cx, cy = box.to_window(box.center_x, box.y + box.height * 0.15)
@@ -108,19 +110,33 @@ def main(out_dir: str) -> int:
         app.flag_free()
         yield
         shot("flag_livre")
-        session.dispatch.push(demo_offer(clock, seconds=20))
+        app.go("split")
+        session.dispatch.push(dict(demo_offer(clock, seconds=20), offer_id=7, ride_id=3))
         clock.advance(5)
-        app.go("offer")
+        app.refresh()  # the offer takes over the Partilha screen
         yield
         shot("offer")
-        app.offer_accept()  # -> a caminho, meter screen
+        app.offer_accept()  # -> a caminho, the ride screen
+        session.dispatch.push({"type": "offer_accepted", "ride_id": 3})
+        app.refresh()
+        yield
+        shot("ride_accepted")
         app.go("flag")
         yield
         shot("flag_a_caminho")
+        app.go("ride")
+        app.ride_action("arriving")
+        session.dispatch.push({"type": "ride_updated", "ride": {
+            "id": 3, "status": "arriving", "no_show_at": (clock() + timedelta(minutes=5)).isoformat()}})
+        clock.advance(90)
+        app.ride_action("cancel")  # the list of reasons; the no-show waits for the central's time
+        yield
+        shot("ride_cancel_reasons")
+        app.ride_action("back")
         session.extras["trips"].online = False  # the trip will wait in the queue
         clock.advance(30)
-        app.go("meter")
-        app.meter_toggle()  # start at 21:50:35
+        app.go("ride")
+        app.ride_action("on_board")  # the meter starts for the ride, 21:52:05
         for _ in range(240):
             clock.advance(1)
             session.gps.step()

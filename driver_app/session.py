@@ -25,12 +25,14 @@ from .clients import (
     demo_me,
 )
 from .gps import GpsSource, PlyerGps, ReplayGps, SharedGps, demo_trace, utcnow
+from .phone import AndroidPhone, DesktopPhone, Phone
 from .storage import JsonStore
 from .viewmodels import (
     CardsViewModel,
     FlagViewModel,
     LoginViewModel,
     MeterViewModel,
+    Navigator,
     OfferViewModel,
     PositionReporter,
     RideViewModel,
@@ -66,6 +68,7 @@ class Session:
     ride: Optional[RideViewModel] = None
     reporter: Optional[PositionReporter] = None
     tariffs: object = None  # TariffClient (None: demo, the built-in tariff)
+    navigator: Navigator = field(default_factory=Navigator)
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -176,7 +179,7 @@ class Session:
 def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
                   clock: Optional[Callable[[], datetime]] = None, tariff: Tariff = MURIAE_DEMO_TARIFF,
                   trace=None, post: Optional[Callable[[Callable[[], None]], None]] = None,
-                  gps: Optional[GpsSource] = None) -> Session:
+                  gps: Optional[GpsSource] = None, phone: Optional[Phone] = None) -> Session:
     """``post`` runs a callback of the dispatch socket's thread on the UI thread (``--api`` mode): the
     dispatch messages and the answers to finished trips."""
     clock = clock or utcnow
@@ -206,18 +209,20 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
             gps = ReplayGps(trace if trace is not None else demo_trace(), clock, loop=True)
         else:  # pragma: no cover
             gps = PlyerGps(clock)
+    if phone is None:
+        phone = AndroidPhone() if _on_android() else DesktopPhone()
     shared = SharedGps(gps)
     login = LoginViewModel(store, registry)
     flag = FlagViewModel(clock, holidays, dispatch=dispatch)
     meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token,
                            post=post)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)
-    offer = OfferViewModel(dispatch, flag, clock)
+    offer = OfferViewModel(dispatch, flag, clock, phone=phone)
     split = SplitViewModel(statements, token=lambda: login.token)
-    ride = RideViewModel(dispatch, flag, clock)
+    ride = RideViewModel(dispatch, flag, clock, phone=phone)
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
-                      {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs},
+                      {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs, "phone": phone},
                       ride=ride, reporter=reporter, tariffs=tariffs)
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session

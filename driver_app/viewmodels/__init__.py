@@ -7,9 +7,10 @@ from .cards import CardsViewModel
 from .flag import DriverState, FlagViewModel
 from .login import LoginViewModel
 from .meter import MeterViewModel
+from .navigation import Navigator
 from .offer import OfferViewModel
 from .ride import PositionReporter, RideViewModel
 from .split import SplitViewModel
 
 __all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
-           "MeterViewModel", "OfferViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]
+           "MeterViewModel", "Navigator", "OfferViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]

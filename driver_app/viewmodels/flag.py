@@ -88,6 +88,8 @@ class FlagViewModel(Observable):
             self.changed()
 
     def go_free(self) -> bool:
+        if self.state in (DriverState.A_CAMINHO, DriverState.OCUPADO):
+            return False  # the ride's steps free the cab (Cheguei, a bordo, cancel), not this button
         if not self.allowed:
             self.message = "Impedido de trabalhar: " + "; ".join(self.blocked_reasons)
             self.changed()
@@ -98,6 +100,8 @@ class FlagViewModel(Observable):
         return True
 
     def go_off_duty(self) -> None:
+        if not self.can_go_off_duty:
+            return
         self.message = ""
         self._set(DriverState.FORA_DE_SERVICO)
         self.changed()
@@ -167,4 +171,9 @@ class FlagViewModel(Observable):
 
     @property
     def can_go_free(self) -> bool:
-        return self.allowed and self.state in (DriverState.FORA_DE_SERVICO, DriverState.A_CAMINHO)
+        """Only from out of service: during a ride (a caminho) or a trip (ocupado) the ride's own steps free the cab."""
+        return self.allowed and self.state == DriverState.FORA_DE_SERVICO
+
+    @property
+    def can_go_off_duty(self) -> bool:
+        return self.state in (DriverState.LIVRE, DriverState.FORA_DE_SERVICO)

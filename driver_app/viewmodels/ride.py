@@ -7,28 +7,44 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable, Optional
 
+from taxilaw.cancellation import REASON_LABELS, CancelReason
 from taxilaw.meter import Fix
 
 from ..clients import DispatchClient
+from ..formatting import mmss
+from ..phone import DesktopPhone, Phone
 from .base import Observable
 from .flag import DriverState, FlagViewModel
 
+REASONS = {r.value for r in CancelReason}
 RIDE_LABELS = {"accepted": "Corrida aceita: a caminho do passageiro", "arriving": "No local: aguardando o passageiro",
                "on_board": "Passageiro a bordo"}
+#: what the driver may do in each state of the ride (in this order on the screen)
+ACTIONS = {"accepted": ("arriving", "navigate", "call", "cancel"), "arriving": ("on_board", "call", "cancel"),
+           "on_board": ()}
+ACTION_LABELS = {"arriving": "Cheguei", "on_board": "Passageiro a bordo", "navigate": "Navegar até o passageiro",
+                 "call": "Ligar para o passageiro", "cancel": "Cancelar corrida"}
+CANCELLED_TEXTS = {"reoffer": "Corrida repassada ao próximo táxi.", "end": "Corrida encerrada: {reason}."}
 
 
 class RideViewModel(Observable):
     arriving_text = "Cheguei ao passageiro"
     on_board_text = "Passageiro a bordo"
 
-    def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime]):
+    def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime],
+                 phone: Optional[Phone] = None):
         super().__init__()
         self.dispatch = dispatch
         self.flag = flag
         self.clock = clock
+        self.phone = phone or DesktopPhone()
         self.ride_id: Optional[int] = None
         self.status = ""  # accepted | arriving | on_board
+        self.pending = ""  # the step sent and not yet answered: arriving | on_board | cancel
         self.pickup: dict[str, Any] = {}
+        self.destination: dict[str, Any] = {}
+        self.passenger: dict[str, Any] = {}  # {name, phone}
+        self.no_show_at: Optional[datetime] = None
         self.online: Optional[bool] = None  # None: no dispatch socket (demo)
         self.message = ""
         self.rank: Optional[dict[str, Any]] = None  # {rank_id, rank, queue_position, visitor}
@@ -59,8 +75,8 @@ class RideViewModel(Observable):
     def _on_snapshot(self, msg):
         ride = msg.get("ride")
         if ride:
-            self.ride_id, self.status = ride["id"], ride["status"]
-            self.pickup = ride.get("pickup") or {}
+            self.ride_id, self.pending = ride["id"], ""
+            self._follow(ride)
             self.flag.restore(DriverState.OCUPADO if self.status == "on_board" else DriverState.A_CAMINHO)
         elif self.ride_id is not None and self.status in ("accepted", "arriving"):
             self._clear("A corrida foi cancelada enquanto o aplicativo estava sem conexão.")
@@ -70,23 +86,43 @@ class RideViewModel(Observable):
         self.last_offer = msg
 
     def _on_offer_accepted(self, msg):
-        self.ride_id, self.status, self.message = msg["ride_id"], "accepted", ""
+        self.ride_id, self.status, self.message, self.pending = msg["ride_id"], "accepted", "", ""
+        offer = self.last_offer if self.last_offer and self.last_offer.get("ride_id") == msg["ride_id"] else {}
+        self.pickup = offer.get("pickup") or {}
+        self.destination = offer.get("destination") or {}
+        self.passenger = dict(offer.get("passenger") or {})
         if msg.get("ride"):  # protocol 1.2: the ride itself
-            self.pickup = msg["ride"].get("pickup") or {}
-        elif self.last_offer and self.last_offer.get("ride_id") == msg["ride_id"]:
-            self.pickup = self.last_offer.get("pickup") or {}
+            self._follow(msg["ride"])
         self.rank = None  # accepting takes the cab out of the rank queue
+
+    def _follow(self, ride: dict[str, Any]) -> None:
+        """The ride as the server sent it (1.3 adds the passenger's phone and the no-show time)."""
+        if ride.get("status") in RIDE_LABELS:
+            self.status = ride["status"]
+        self.pickup = ride.get("pickup") or self.pickup
+        self.destination = ride.get("destination") or self.destination
+        if ride.get("passenger"):
+            self.passenger["name"] = ride["passenger"]
+        if ride.get("passenger_phone"):
+            self.passenger["phone"] = ride["passenger_phone"]
+        self.no_show_at = datetime.fromisoformat(ride["no_show_at"]) if ride.get("no_show_at") else None
 
     def _on_ride_updated(self, msg):
         """The server's answer to ``ride_arriving`` / ``ride_on_board`` (protocol 1.2): the ride as it now is."""
         ride = msg.get("ride") or {}
-        if ride.get("id") == self.ride_id and ride.get("status") in RIDE_LABELS:
-            self.status = ride["status"]
+        if ride.get("id") == self.ride_id:
+            self.pending = ""
+            self._follow(ride)
 
     def _on_ride_cancelled(self, msg):
-        if msg.get("ride_id") == self.ride_id:
+        if msg.get("ride_id") != self.ride_id:
+            return
+        if msg.get("next"):  # the answer to this driver's own cancel (1.3)
+            label = REASON_LABELS.get(CancelReason(msg["reason"]), "") if msg.get("reason") in REASONS else ""
+            self._clear(CANCELLED_TEXTS[msg["next"]].format(reason=label.lower()) if msg["next"] in CANCELLED_TEXTS else "")
+        else:
             self._clear("Corrida cancelada.")
-            self.flag.trip_ended()
+        self.flag.trip_ended()
 
     def _on_rank_checked_in(self, msg):
         self.rank = {k: msg.get(k) for k in ("rank_id", "rank", "queue_position", "visitor")}
@@ -108,23 +144,50 @@ class RideViewModel(Observable):
             self.message = "A chamada não está mais disponível."
         else:
             self.message = str(msg.get("message") or code)
+        self.pending = ""  # a refusal answers the step that was waiting
 
     # -- driver's actions ----------------------------------------------------------------------
 
     def arriving(self) -> bool:
-        if self.ride_id is None or self.status != "accepted":
+        """"Cheguei": sent, and shown once the central answers (``ride_updated``)."""
+        if self.ride_id is None or self.status != "accepted" or self.pending:
             return False
         self.dispatch.send({"type": "ride_arriving", "ride_id": self.ride_id})
-        self.status = "arriving"
+        self.pending = "arriving"
         self.changed()
         return True
 
     def on_board(self) -> bool:
-        if self.ride_id is None or self.status not in ("accepted", "arriving"):
+        """"Passageiro a bordo": the meter starts at once (Art. 45); the central's answer confirms the ride."""
+        if self.ride_id is None or self.status not in ("accepted", "arriving") or self.pending:
             return False
         self.dispatch.send({"type": "ride_on_board", "ride_id": self.ride_id})
-        self.status = "on_board"
+        self.pending, self.status = "on_board", "on_board"
         self.changed()
+        return True
+
+    def cancel(self, reason: str) -> bool:
+        """Give the ride up before boarding (protocol 1.3); the central checks the reason (taxilaw.cancellation)."""
+        if self.ride_id is None or reason not in dict(self.cancel_reasons) or self.pending:
+            return False
+        if not dict((code, ok) for code, _label, ok in self.cancel_options())[reason]:
+            return False
+        self.dispatch.send({"type": "cancel", "ride_id": self.ride_id, "reason": reason})
+        self.pending = "cancel"
+        self.changed()
+        return True
+
+    def navigate(self) -> bool:
+        """Hand the pickup to the phone's navigation app (``geo:``)."""
+        if self.pickup.get("lat") is None:
+            return False
+        self.phone.navigate(float(self.pickup["lat"]), float(self.pickup["lon"]), self.pickup.get("address", ""))
+        return True
+
+    def call(self) -> bool:
+        if not self.passenger.get("phone"):
+            return False
+        self.phone.call(self.passenger["phone"])
         return True
 
     def finished(self) -> None:
@@ -138,7 +201,8 @@ class RideViewModel(Observable):
         self.dispatch.send({"type": "rank_check_out"})
 
     def _clear(self, message: str) -> None:
-        self.ride_id, self.status, self.pickup, self.message = None, "", {}, message
+        self.ride_id, self.status, self.pickup, self.message, self.pending = None, "", {}, message, ""
+        self.destination, self.passenger, self.no_show_at = {}, {}, None
 
     # -- display -------------------------------------------------------------------------------
 
@@ -152,6 +216,55 @@ class RideViewModel(Observable):
             return ""
         address = self.pickup.get("address", "")
         return f"{RIDE_LABELS.get(self.status, self.status)}" + (f" – {address}" if address else "")
+
+    cancel_reasons = [(r.value, REASON_LABELS[r]) for r in CancelReason]
+
+    def cancel_options(self) -> list[tuple[str, str, bool]]:
+        """(reason, label, enabled): the no-show only once the central's waiting time has passed."""
+        options = []
+        for code, label in self.cancel_reasons:
+            enabled = self.status in ("accepted", "arriving")
+            if code == CancelReason.PASSENGER_ABSENT.value:
+                enabled = self.status == "arriving" and self.no_show_at is not None and self.clock() >= self.no_show_at
+                if self.status == "arriving" and not enabled and self.no_show_at is not None:
+                    label = f"{label} (em {mmss((self.no_show_at - self.clock()).total_seconds())})"
+            options.append((code, label, enabled))
+        return options
+
+    @property
+    def actions(self) -> list[tuple[str, str, bool]]:
+        """(action, label, enabled) for the ride's state; nothing while a step waits for the central."""
+        out = []
+        for action in ACTIONS.get(self.status, ()):
+            enabled = not self.pending
+            if action == "call":
+                enabled = bool(self.passenger.get("phone"))
+            elif action == "navigate":
+                enabled = self.pickup.get("lat") is not None
+            out.append((action, ACTION_LABELS[action], enabled))
+        return out
+
+    @property
+    def passenger_text(self) -> str:
+        name, phone = self.passenger.get("name"), self.passenger.get("phone")
+        return " · ".join(t for t in (name, phone) if t)
+
+    @property
+    def destination_text(self) -> str:
+        return f"Destino: {self.destination['address']}" if self.destination.get("address") else ""
+
+    @property
+    def pending_text(self) -> str:
+        return "Aguardando a central confirmar…" if self.pending else ""
+
+    @property
+    def no_show_text(self) -> str:
+        if self.status != "arriving" or self.no_show_at is None:
+            return ""
+        left = (self.no_show_at - self.clock()).total_seconds()
+        if left > 0:
+            return f"Aguardando o passageiro: ausência pode ser registrada em {mmss(left)}"
+        return "O tempo de espera passou: você pode registrar que o passageiro não apareceu."
 
     @property
     def rank_text(self) -> str:

@@ -69,7 +69,8 @@ def test_offer_while_busy_is_declined_and_cancel_closes(clock):
     flag.to_pickup()
     dispatch.push(demo_offer(clock))
     assert not offer.active and dispatch.sent[-1]["reason"] == "busy"
-    flag.go_free()
+    assert not flag.go_free()  # during a ride only the ride's steps free the cab
+    flag.trip_ended()
     dispatch.push(demo_offer(clock))
     dispatch.push({"type": "offer_cancelled", "offer_id": offer.offer["offer_id"]})
     assert not offer.active and offer.outcome == "cancelled"

@@ -32,6 +32,8 @@ def test_offer_accepted_arriving_on_board_and_the_meter_knows_the_ride(tmp_path,
     s.on_dispatch({"type": "offer_accepted", "ride_id": 3})
     assert s.ride.status == "accepted" and "Praça" in s.ride.ride_text
     assert s.ride.arriving() and s.dispatch.sent[-1] == {"type": "ride_arriving", "ride_id": 3}
+    assert s.ride.status == "accepted" and s.ride.pending == "arriving"  # shown only once the central answers
+    s.on_dispatch({"type": "ride_updated", "ride": {"id": 3, "status": "arriving"}})
     s.start_trip()
     assert {"type": "ride_on_board", "ride_id": 3} in s.dispatch.sent
     assert s.meter.ride_id == 3 and s.ride.status == "on_board" and s.flag.state == DriverState.OCUPADO

@@ -120,7 +120,7 @@ def close(rgb, expected, tol=6):
 
 
 EXPECTED_SCREENS = {"login", "cards", "cards_fullscreen", "flag_fora_de_servico", "flag_livre", "offer",
-                    "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1", "meter_bandeira_2_night",
+                    "ride_accepted", "ride_cancel_reasons", "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1", "meter_bandeira_2_night",
                     "flag_bandeira_2_night", "meter_ended_offline_night", "split"}
 
 
@@ -197,8 +197,26 @@ def test_night_theme_is_dark(shots):
 def test_offer_screen(shots):
     texts = shots["offer"]["texts"]
     for t in ["Nova chamada", "Rua Coronel Izalino, 120 – Centro (em frente à matriz)", "850 m até o passageiro",
-              "0:15", "Aceitar", "Recusar"]:
+              "0:15", "Aceitar", "Recusar", "Passageiro: Maria Aparecida", "Destino: Hospital São Paulo",
+              "Ligar para o passageiro"]:
         assert t in texts, t
+
+
+@pytest.mark.article("Art. 66")
+def test_the_offer_took_over_the_split_screen_and_accepting_shows_the_ride(shots):
+    assert shots["offer"]["screen"] == "offer"  # pushed while Partilha was showing
+    ride = shots["ride_accepted"]
+    assert ride["screen"] == "ride"
+    assert list(ride["buttons"]) == ["Cheguei", "Navegar até o passageiro", "Ligar para o passageiro", "Cancelar corrida"]
+    assert "Maria Aparecida · (32) 99876-5432" in ride["texts"] and "Destino: Hospital São Paulo" in ride["texts"]
+
+
+@pytest.mark.article("Art. 1, X")
+def test_the_cancel_reasons_wait_for_the_no_show_time(shots):
+    shot = shots["ride_cancel_reasons"]
+    assert list(shot["buttons"]) == ["Passageiro não apareceu (em 3:30)", "Passageiro pediu para cancelar (telefone)",
+                                     "Problema no veículo", "Voltar"]
+    assert shot["disabled"] == ["Passageiro não apareceu (em 3:30)"]
 
 
 @pytest.mark.article("Art. 1, §3")
@@ -217,8 +235,9 @@ def test_dispatch_messages_of_the_demo(shots):
 
 
 def test_large_touch_targets_keep_their_colours_at_night(shots):
-    shot = shots["flag_bandeira_2_night"]
+    shot = shots["flag_livre"]
     assert close(pixel(shot["png"], shot["buttons"]["Fora de serviço"]), colour_255("fora_de_servico"))
+    assert {"Ficar livre", "Fora de serviço"} <= set(shots["flag_bandeira_2_night"]["disabled"])  # during the trip
     offer = shots["offer"]
     assert close(pixel(offer["png"], offer["buttons"]["Aceitar"]), colour_255("livre"))
     assert close(pixel(offer["png"], offer["buttons"]["Recusar"]), colour_255("bandeira_2"))
