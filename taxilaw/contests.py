@@ -543,3 +543,17 @@ def may_record_draw(classified: bool, is_one_tie: bool, contest_date: date, draw
         reasons.append(Reason("Art. 21", "draw_before_contest", _("O sorteio não pode ser anterior ao concurso ({contest_date})."),
                               {"contest_date": contest_date}))
     return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 18, § único", "Art. 21")
+
+
+def may_grant_vacancy(holders_of_vacancies: int, params: Parameters, on: date) -> Decision:
+    """A new permit only while the permits holding a vacancy (active or awaiting the term) are below the cap
+    (Art. 15, Art. 41, §2)."""
+    cap = fleet_cap(params, on)
+    if holders_of_vacancies < cap:
+        return Decision.allow("Art. 15", "Art. 41, §2")
+    return Decision.refuse(Reason(
+        "Art. 41, §2", "fleet_cap_reached",
+        _("Já há {fleet} permissões ativas ou aguardando o termo, o limite de {cap} (1 por {ratio} habitantes); "
+          "nenhuma nova permissão pode ser outorgada (Art. 15, Art. 41, §2)."),
+        {"fleet": holders_of_vacancies, "cap": cap, "ratio": params.as_of("inhabitants_per_taxi", on)},
+    ), articles=("Art. 15",))

@@ -443,6 +443,7 @@ def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
                 if contest.promotion:
                     c.permit = _promote(c, rank, result_published_on)
                 else:
+                    require(contest_law.may_grant_vacancy(selectors.active_fleet(), current_parameters(), result_published_on))
                     c.permit = grant_permit(
                         person=c.person, number=next_permit_number(result_published_on.year),
                         result_published_on=result_published_on, on=result_published_on, contest_model_year=c.model_year,

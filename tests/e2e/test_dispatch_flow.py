@@ -209,10 +209,24 @@ def test_a_suspended_cab_gets_nothing(platform):
         await free_at(f, lat - 0.036, lon)
         await asyncio.sleep(TICK)
         today = datetime.now(timezone.utc).date()
-        body = json.dumps({"permit": suspended["permit_id"], "starts_on": str(today - timedelta(days=1)), "ends_on": str(today + timedelta(days=5)), "reason": "teste"}).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/suspensions/", data=body, method="POST",
-                                         headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
-        assert urllib.request.urlopen(request).status == 201
+
+        def api(path, body=None):  # DIMUTRAN through the running platform, so its process announces the commit
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method="GET" if body is None else "POST",
+                                             headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
+            return json.loads(urllib.request.urlopen(request).read() or b"{}")
+
+        # A suspension is only the outcome of an auto, its copy, the defence term and the decision (Art. 60-63).
+        types = await asyncio.to_thread(api, "/api/infraction-types/?limit=500")
+        seal = next(t["id"] for t in types["results"] if t["code"] == "seal_removed")
+        holder = (await asyncio.to_thread(api, f"/api/permits/{suspended['permit_id']}/"))["holder"]
+        committed = str(today - timedelta(days=15))
+        auto = await asyncio.to_thread(api, "/api/autos/", {"permit": suspended["permit_id"], "person": holder, "infractions": [seal],
+                                                            "committed_on": committed, "issued_on": committed, "observation": "Selo rompido."})
+        await asyncio.to_thread(api, f"/api/autos/{auto['id']}/deliver-copy/", {"delivered_on": committed})
+        await asyncio.to_thread(api, f"/api/autos/{auto['id']}/decide/", {
+            "decided_on": str(today), "reasoning": "Infração comprovada.",
+            "penalties": [{"infraction": seal, "kind": "suspension", "starts_on": str(today), "ends_on": str(today + timedelta(days=5))}]})
         # The open connection is told, with the article, and closed (policy close).
         told = await s.recv_until("suspended")
         assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
