@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "backend.tariffs",
     "backend.enforcement",
     "backend.statements",
+    "backend.notices",
+    "backend.scheduler",
     "dispatch",
 ]
 

@@ -22,7 +22,7 @@ def test_docker_compose_file_is_valid():
     result = subprocess.run([str(compose), "config", "-q"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     services = subprocess.run([str(compose), "config", "--services"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert {"postgres", "redis", "migrate", "web"} <= set(services)
+    assert {"postgres", "redis", "migrate", "web", "scheduler"} <= set(services)
 
 
 def test_law_table_is_up_to_date():

@@ -66,6 +66,8 @@ def replace_vehicle(*, permit: Permit, on: date, justified: bool = False, **data
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     old = vehicle_in_service(permit)
     data = check_vehicle_data(permit, data, on)
+    permit.vehicle_tolerance_until = None  # a conforming taxi ends any Art. 34, § único tolerance
+    permit.save(update_fields=["vehicle_tolerance_until"])
     if old is not None:
         require(law.may_replace_vehicle(old.model_year, data["model_year"], justified, permit.contest_model_year, on), "model_year")
         old.in_service = False
@@ -114,3 +116,13 @@ def pay_inspection_fee(*, inspection: Inspection, paid_on: date) -> Inspection:
     inspection.fee_paid_on = paid_on
     inspection.save(update_fields=["fee_paid_on"])
     return inspection
+
+
+@transaction.atomic
+def tolerate_vehicle(*, permit: Permit, case: str, started_on: date) -> Permit:
+    """DIMUTRAN tolerates, for 1 or 3 months, not operating or a stand-in vehicle (Art. 34, § único);
+    the scheduler opens the revocation inquiry when the tolerance ends without a conforming taxi."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    permit.vehicle_tolerance_until = law.tolerance_ends(started_on, law.ToleranceCase(case))
+    permit.save(update_fields=["vehicle_tolerance_until"])
+    return permit
