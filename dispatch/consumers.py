@@ -137,7 +137,7 @@ class DriverConsumer(_Base):
     role = "driver"
 
     async def connect(self):
-        self.groups, self.cab = [], None
+        self.groups, self.cab, self.last_fix = [], None, None
         user = self.scope.get("user")
         person = getattr(user, "person", None) if user and user.is_authenticated else None
         if person is None:
@@ -173,6 +173,7 @@ class DriverConsumer(_Base):
         await self.send_json(message)
 
     async def on_position(self, data):
+        self.last_fix = (data["lat"], data["lon"])  # a rank check-in carries it (Art. 9, V)
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
@@ -180,7 +181,8 @@ class DriverConsumer(_Base):
         await self.send_json({"type": "status", "status": cab.status})
 
     async def on_rank_check_in(self, data):
-        checkin = await database_sync_to_async(services.rank_check_in)(self.cab.permit_id, data["rank_id"])
+        checkin = await database_sync_to_async(services.rank_check_in)(
+            self.cab.permit_id, data["rank_id"], self.last_fix)
         await self.send_json({"type": "rank_checked_in", **checkin})
 
     async def on_rank_check_out(self, data):

@@ -552,3 +552,17 @@ def may_promote(holds_active_permit: bool, name: str) -> Decision:
         return Decision.allow("Art. 27")
     return _one(Reason("Art. 27", "promotion_winner_without_active_permit",
                        _("{name} não tem permissão ativa para ser promovido (Art. 27)."), {"name": name}))
+
+
+def may_check_in_at(distance_m: Optional[float], radius_m: float) -> Decision:
+    """A check-in is the cab's presence at the rank, so it carries the cab's position, within ``radius_m``
+    of the rank (the dated parameter ``rank_checkin_radius_m``): attendance is what the GPS shows, not what
+    the driver declares (Art. 9, V, Art. 22)."""
+    if distance_m is None:
+        return _one(Reason("Art. 9, V", "checkin_without_position",
+                           _("A chegada ao ponto precisa da posição do táxi (GPS) (Art. 9, V).")))
+    if distance_m > radius_m:
+        return _one(Reason("Art. 9, V", "checkin_away_from_rank",
+                           _("O táxi está a {distance} m do ponto; a chegada só é registrada a até {radius} m dele (Art. 9, V)."),
+                           {"distance": int(round(distance_m)), "radius": int(radius_m)}))
+    return Decision.allow("Art. 9, V", "Art. 22")

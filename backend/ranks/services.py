@@ -16,6 +16,7 @@ from backend.registry.selectors import vehicle_in_service
 from taxilaw import contests as contest_law
 from taxilaw import ranks as law
 from taxilaw.decision import Decision, Reason
+from taxilaw.geodesy import distance_m
 from taxilaw.i18n import gettext_noop as _
 from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
@@ -127,9 +128,15 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
 
 
 @transaction.atomic
-def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankCheckIn:
-    """A cab arrives at a rank; a non-titular at a private rank is a visitor (Art. 27, §3)."""
+def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position: tuple[float, float] | None = None,
+             recorded_by_inspector: bool = False) -> RankCheckIn:
+    """A cab arrives at a rank, where its GPS ``position`` (lat, lon) shows it (Art. 9, V); a non-titular at a private
+    rank is a visitor (Art. 27, §3). A DIMUTRAN inspector on the spot may record it without a position."""
     at = at or timezone.now()
+    if not recorded_by_inspector:
+        distance = distance_m(position[0], position[1], rank.lat, rank.lon) if position else None
+        radius = current_parameters().as_of("rank_checkin_radius_m", timezone.localtime(at).date())
+        require(law.may_check_in_at(distance, float(radius)), "position")
     rank = Rank.objects.select_for_update().get(pk=rank.pk)  # serialize arrivals at the rank
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     _require_active(permit, "Art. 22")
@@ -145,6 +152,7 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankC
     return RankCheckIn.objects.create(
         permit=permit, vehicle=vehicle_in_service(permit), rank=rank,
         visitor=rank.category == Rank.Category.PRIVATE and not is_titular, checked_in_at=at,
+        lat=position[0] if position else None, lon=position[1] if position else None,
     )
 
 

@@ -10,7 +10,7 @@ from backend.ranks.models import AbsenceJustification, Candidate, Contest, Conte
 from backend.registry.models import Permit
 from backend.registry.services import permits as registry
 
-from .ranks_helpers import CENTRAL, at, make_rank, refused
+from .ranks_helpers import CENTRAL, at, at_rank, make_rank, refused
 from .test_ranks_contests import publish, register
 
 pytestmark = pytest.mark.django_db
@@ -185,7 +185,7 @@ def test_a_justified_week_is_not_an_absence(dimutran, working_cab, user_for, tod
     d = first
     while d <= last:
         if d not in away:
-            c = services.check_in(permit=permit, rank=rank, at=at(d, 7))
+            c = services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at(d, 7))
             services.check_out(checkin=c, at=at(d, 12))
         d += timedelta(days=1)
 

@@ -17,7 +17,7 @@ from backend.registry.services import auxiliaries, permits, revocation, vehicles
 from backend.scheduler import jobs as scheduler
 from backend.scheduler.models import JobRun
 
-from .ranks_helpers import make_rank
+from .ranks_helpers import at_rank, make_rank
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +166,7 @@ def test_five_days_away_from_the_rank_notify_and_open_the_inquiry(dimutran, work
     permit, rank = _titular(dimutran, working_cab, date(2026, 11, 1))
     for day in (1, 2):
         at = timezone.make_aware(datetime(2026, 11, day, 8))
-        rank_services.check_out(checkin=rank_services.check_in(permit=permit, rank=rank, at=at), at=at + timedelta(hours=4))
+        rank_services.check_out(checkin=rank_services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at), at=at + timedelta(hours=4))
     run(date(2026, 11, 7), "rank_attendance")  # absent 3-6 November: 4 days
     assert not permit.inquiries.exists()
     run(date(2026, 11, 8), "rank_attendance")  # 3-7 November: 5 consecutive days

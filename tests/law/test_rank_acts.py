@@ -112,3 +112,11 @@ def test_the_draw_orders_one_whole_tie_after_the_contest():
     assert contests.may_record_draw(True, True, day, day)
     assert contests.may_record_draw(False, True, day, day).codes == ("draw_not_classified",)
     assert contests.may_record_draw(True, False, day, day - timedelta(days=1)).codes == ("draw_not_a_tie", "draw_before_contest")
+
+
+@pytest.mark.article("Art. 9, V")
+def test_a_check_in_carries_a_position_near_the_rank():
+    assert ranks.may_check_in_at(150.0, 200)
+    assert ranks.may_check_in_at(None, 200).codes == ("checkin_without_position",)
+    far = ranks.may_check_in_at(1234.4, 200)
+    assert far.codes == ("checkin_away_from_rank",) and "1234 m" in far.reasons[0].message
