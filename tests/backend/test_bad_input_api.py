@@ -210,3 +210,28 @@ def test_registry_sweep_command_runs(working_cab):
     out = StringIO()
     call_command("registry_sweep", stdout=out)
     assert "extintas: 0" in out.getvalue()
+
+
+@pytest.mark.article("Art. 5, I", "Art. 9, IV")
+def test_an_expired_cnh_is_no_proof_of_qualification_at_renewal(dimutran, working_cab):
+    permit = working_cab()
+    expiry = permit.alvaras.get().expires_on
+    permit.holder.cnh_expires_on = expiry - timedelta(days=1)
+    permit.holder.save(update_fields=["cnh_expires_on"])
+    docs = {"professional_license": True, "vehicle_registration_insurance": True, "issqn_paid": True, "cpf": True, "no_fine_debt": True}
+    body = dimutran.post(f"/api/permits/{permit.pk}/renewals/", {"requested_on": expiry, "documents": docs}, format="json").json()
+    assert body["status"] == "open" and [m["article"] for m in body["missing"]] == ["Art. 5, I"]
+    permit.holder.cnh_expires_on = expiry + timedelta(days=1800)
+    permit.holder.save(update_fields=["cnh_expires_on"])
+    granted = dimutran.post(f"/api/renewals/{body['id']}/documents/", {"documents": {"professional_license": True}}, format="json")
+    assert granted.json()["status"] == "granted"
+
+
+@pytest.mark.article("Art. 49")
+def test_a_person_not_enrolled_in_social_security_gets_no_permit(make_person):
+    from backend.api_errors import LawViolation
+
+    person = make_person(social_security_registered=False)
+    with pytest.raises(LawViolation) as refusal:
+        permits.grant_permit(person=person, number="TX-NSS", result_published_on=date(2026, 3, 2), on=date(2026, 3, 2))
+    assert "Art. 49" in refusal.value.decision.articles and not Permit.objects.filter(number="TX-NSS").exists()
