@@ -440,8 +440,10 @@ def may_appeal(
     against_fine: bool,
     deposit_proved: bool,
     municipal_holidays: Collection[date] = (),
+    deposit_required: bool = True,
 ) -> Decision:
-    """Appeal to COMUTRAM, then to the Mayor, 10 days from each notice; fines need the prior deposit (Art. 63, §3, Art. 63, §5).
+    """Appeal to COMUTRAM, then to the Mayor, 10 days from each notice; fines need the prior deposit (Art. 63, §3, Art. 63, §5)
+    while ``deposit_required`` (the dated parameter ``appeal_deposit_required``: 0 since STF Súmula Vinculante 21).
 
     ``notified_on`` is the notification of the decision (first instance) or
     of COMUTRAM's judgment (second instance); before any notification the
@@ -460,7 +462,7 @@ def may_appeal(
                     {"instance": instance.label, "deadline": deadline, "notified_on": notified_on},
                 )
             )
-    if against_fine and not deposit_proved:
+    if against_fine and deposit_required and not deposit_proved:
         reasons.append(
             Reason(
                 "Art. 63, §5",
@@ -470,7 +472,7 @@ def may_appeal(
         )
     if reasons:
         return Decision.refuse(*reasons, articles=("Art. 63, §3",))
-    return Decision.allow("Art. 63, §3", *(("Art. 63, §5",) if against_fine else ()))
+    return Decision.allow("Art. 63, §3", *(("Art. 63, §5",) if against_fine and deposit_required else ()))
 
 
 def judgment_notice_deadline(judged_on: date, municipal_holidays: Collection[date] = ()) -> date:

@@ -300,7 +300,9 @@ def file_appeal(
     deposit_receipt: str = "",
     deposit_amount: Decimal | None = None,
 ) -> Appeal:
-    """Appeal to COMUTRAM within 10 days of the notice, then to the Mayor (Art. 63, §3); fines need the prior deposit (Art. 63, §5)."""
+    """Appeal to COMUTRAM within 10 days of the notice, then to the Mayor (Art. 63, §3); a fine's prior deposit (Art. 63, §5)
+    only while the dated parameter ``appeal_deposit_required`` says so (not since STF Súmula Vinculante 21); a deposit
+    given is recorded and refunded as the judgment decides."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
     instance = law.AppealInstance(instance)
     if decision.status != PenaltyDecision.Status.IN_FORCE:
@@ -328,6 +330,7 @@ def file_appeal(
         law.may_appeal(
             instance, notified_on=notified_on, filed_on=filed_on, against_fine=bool(fines),
             deposit_proved=deposit_proved, municipal_holidays=municipal_holidays(),
+            deposit_required=bool(int(current_parameters().as_of("appeal_deposit_required", filed_on))),
         ),
         "deposit_receipt" if not deposit_proved else "filed_on",
     )
