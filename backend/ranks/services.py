@@ -421,7 +421,11 @@ def _winner_reason(c: Candidate) -> Reason:
 
 @transaction.atomic
 def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
-    """Publish the contest's result and feed the registry, all or nothing (Art. 3, Art. 19, Art. 27).
+    """Publish the contest's result and feed the registry (Art. 3, Art. 19, Art. 27).
+
+    A winner the law core finds ineligible at the grant (Art. 2, Art. 7, Art. 9, § único, Art. 49) is excluded
+    with the reasons and the next classified takes the vacancy; a cancelled rank or the fleet cap (Art. 41, §2)
+    refuses the whole publication, which then writes nothing.
 
     Public contest: each allocated candidate, in classification order, is granted a permit awaiting
     the term of commitment (Art. 2, Art. 2, § único, Art. 3, Art. 7; the 30 days of Art. 3, §1 run from
@@ -430,40 +434,64 @@ def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
     (Art. 27): the winner's active permit moves to the allocated central rank on ``result_published_on``.
     A tie left for a public draw (Art. 21) blocks the publication.
     """
-    from backend.api_errors import LawViolation
-    from backend.registry.services.permits import grant_permit
-
     contest = Contest.objects.select_for_update().get(pk=contest.pk)
     tied = [c.person.full_name for g in tie_groups(contest) for c in g]
     decision = contest_law.may_publish_result(contest.status, contest.contest_date, result_published_on, tied)
     require(decision, {"result_before_contest": "result_published_on", "draw_pending": "candidates"}.get(next(iter(decision.codes), "")))
-    winners = list(contest.candidates.filter(excluded=False, allocated_rank__isnull=False)
-                   .select_related("person", "allocated_rank").order_by("position", "id"))
     refusals: list[Decision] = []
+    while True:
+        passed_over = _grant_in_order(contest, result_published_on, refusals)
+        if passed_over is None:
+            break
+        # Art. 2, 7, 9, § único: an ineligible winner is excluded and the next classified takes the vacancy
+        _reallocate(contest)
+    if refusals:
+        require(Decision.all_of(*refusals), "candidates")  # raises: the whole publication is rolled back
+    contest.status, contest.result_published_on = Contest.Status.GRANTED, result_published_on
+    contest.save(update_fields=["status", "result_published_on"])
+    return contest
+
+
+def _grant_in_order(contest: Contest, on: date, refusals: list[Decision]) -> Candidate | None:
+    """Grant (or promote) each allocated winner not served yet, in classification order. A public-contest winner
+    the law core finds ineligible (Art. 2, Art. 7, Art. 9, § único, Art. 49) is excluded and returned, so that the
+    allocation is made again; any other refusal (a cancelled rank, the fleet cap) is collected in ``refusals``."""
+    from django.utils.translation import gettext
+
+    from backend.api_errors import LawViolation
+    from backend.registry.services.permits import grant_permit
+
+    winners = (contest.candidates.filter(excluded=False, allocated_rank__isnull=False, permit__isnull=True)
+               .select_related("person", "allocated_rank").order_by("position", "id"))
     for c in winners:
         rank = Rank.objects.select_for_update().get(pk=c.allocated_rank_id)
         in_operation = law.rank_in_operation(rank.active, rank.name)
         if not in_operation:
             refusals.append(Decision.refuse(_winner_reason(c), *in_operation.reasons))
             continue
+        if contest.promotion:
+            try:
+                with transaction.atomic():
+                    c.permit = _promote(c, rank, on)
+                    c.save(update_fields=["permit"])
+            except LawViolation as exc:
+                refusals.append(Decision.refuse(_winner_reason(c), *exc.decision.reasons))
+            continue
+        cap = contest_law.may_grant_vacancy(selectors.active_fleet(), current_parameters(), on)
+        if not cap:
+            refusals.append(Decision.refuse(_winner_reason(c), *cap.reasons))
+            continue
         try:
             with transaction.atomic():
-                if contest.promotion:
-                    c.permit = _promote(c, rank, result_published_on)
-                else:
-                    require(contest_law.may_grant_vacancy(selectors.active_fleet(), current_parameters(), result_published_on))
-                    c.permit = grant_permit(
-                        person=c.person, number=next_permit_number(result_published_on.year),
-                        result_published_on=result_published_on, on=result_published_on, contest_model_year=c.model_year,
-                    )
+                c.permit = grant_permit(person=c.person, number=next_permit_number(on.year), result_published_on=on, on=on,
+                                        contest_model_year=c.model_year)
                 c.save(update_fields=["permit"])
         except LawViolation as exc:
-            refusals.append(Decision.refuse(_winner_reason(c), *exc.decision.reasons))
-    if refusals:
-        require(Decision.all_of(*refusals), "candidates")  # raises: the whole publication is rolled back
-    contest.status, contest.result_published_on = Contest.Status.GRANTED, result_published_on
-    contest.save(update_fields=["status", "result_published_on"])
-    return contest
+            c.position, c.allocated_rank, c.excluded = None, None, True
+            c.exclusion_reasons = [r.as_dict(gettext) for r in exc.decision.reasons]
+            c.save(update_fields=["position", "allocated_rank", "excluded", "exclusion_reasons"])
+            return c
+    return None
 
 
 def _promote(c: Candidate, rank: Rank, on: date) -> Permit:
