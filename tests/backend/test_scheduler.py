@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -205,3 +206,39 @@ def test_close_weeks_runs_hourly_and_closes_an_ended_week(working_cab):
     assert [r.job for r in scheduler.run_due(monday, only={"close_weeks"})] == ["close_weeks"]
     assert WeekClosure.objects.get().week_start == date(2026, 11, 2)
     assert permit.weekly_statements.get().gross == Decimal("23.40")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent connections (PostgreSQL); CI runs it there")
+def test_racing_schedulers_run_a_job_once():
+    import threading
+    import time as clock
+
+    from django.db import connections
+
+    ran = []
+
+    @scheduler.job("test_race")
+    def slow(now):
+        ran.append(now)
+        clock.sleep(0.3)  # the other scheduler tries while this run's row is not committed
+        return "ok"
+
+    try:
+        barrier = threading.Barrier(4)
+
+        def tick():
+            try:
+                barrier.wait()
+                scheduler.run_due(noon(date(2026, 11, 2)), only={"test_race"})
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=tick) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert len(ran) == 1 and JobRun.objects.filter(job="test_race").count() == 1
+    finally:
+        scheduler._JOBS.pop("test_race")
