@@ -22,10 +22,19 @@ from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
 from . import selectors
 from .models import (
-    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
-    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
+    AbsenceJustification,
+    Candidate,
+    CentralZone,
+    CommissionMember,
+    Contest,
+    ContestDraw,
+    ContestRank,
+    Rank,
+    RankAssignment,
+    RankCheckIn,
+    RankObservation,
+    SwapRequest,
 )
-
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
 
@@ -165,6 +174,12 @@ def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckI
     checkin.checked_out_at = at
     checkin.save(update_fields=["checked_out_at"])
     return checkin
+
+
+def leave_rank(*, permit_id: int, at: datetime) -> None:
+    """The cab took a ride: whatever rank it stood at, it left at ``at`` (Art. 22). One statement, no lock:
+    called inside the accepting transaction, which holds the cab."""
+    RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).update(checked_out_at=at)
 
 
 # --- observations (Art. 27, §2) ---------------------------------------------------------------------

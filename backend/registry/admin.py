@@ -3,17 +3,28 @@ or the API); the admin shows the whole registry, edits plain data, and asks the 
 
 from django.contrib import admin, messages
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
 from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
-from .services import permits as permit_services
-
 from .models import (
-    Alvara, Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RenewalDocument, RevocationInquiry,
-    SocialSecurityProof, Suspension, Transfer, Vehicle,
+    Alvara,
+    Auxiliary,
+    Cmt,
+    Inspection,
+    Permit,
+    Person,
+    Renewal,
+    RenewalDocument,
+    RevocationInquiry,
+    SocialSecurityProof,
+    Suspension,
+    Transfer,
+    Vehicle,
 )
+from .services import permits as permit_services
 
 
 class ProcedureRecordMixin:

@@ -8,7 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from backend.api_errors import LawViolation
-from taxilaw import auxiliaries as auxiliary_law, vehicles as vehicle_law
+from taxilaw import auxiliaries as auxiliary_law
+from taxilaw import vehicles as vehicle_law
 from taxilaw.decision import Decision
 
 from .models import Auxiliary, Permit, Vehicle
@@ -27,7 +28,8 @@ class VehicleForm(forms.ModelForm):
 
     class Meta:
         model = Vehicle
-        fields = "__all__"
+        fields = ["permit", "plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "owner_count",
+                  "in_service", "in_service_since", "removed_on"]
 
     def clean(self):
         data = super().clean()
@@ -71,7 +73,9 @@ class AuxiliaryForm(forms.ModelForm):
 
     class Meta:
         model = Auxiliary
-        fields = "__all__"
+        fields = ["permit", "person", "authorized_on", "status", "cancelled_on", "cancel_reason", "split_regime",
+                  "contract_auxiliary_percent", "contract_signed_on", "contract_witness_1", "contract_witness_2",
+                  "contract_reference", "ctps_number", "ctps_series"]
 
     def clean(self):
         data = super().clean()

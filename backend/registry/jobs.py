@@ -10,7 +10,9 @@ from django.utils import timezone
 from backend.notices.services import notify
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.scheduler.jobs import job
-from taxilaw import auxiliaries as auxiliary_law, revocation as revocation_law, vehicles as vehicle_law
+from taxilaw import auxiliaries as auxiliary_law
+from taxilaw import revocation as revocation_law
+from taxilaw import vehicles as vehicle_law
 from taxilaw.decision import Reason
 from taxilaw.i18n import gettext_noop as _
 

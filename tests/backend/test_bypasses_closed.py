@@ -1,6 +1,6 @@
 """No path around the law core: the API, the admin and the contest's result (Art. 15, 20 §2, 28, 41 §2, 48, 54 b)."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model

@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from backend.notices.models import Notice
 from backend.ranks import services as rank_services
-from backend.registry.models import Inspection, Permit, RevocationInquiry
+from backend.registry.models import Inspection, RevocationInquiry
 from backend.registry.services import auxiliaries, permits, revocation, vehicles
 from backend.scheduler import jobs as scheduler
 from backend.scheduler.models import JobRun
+from taxilaw.flags import MURIAE_TZ
 
 from .ranks_helpers import at_rank, make_rank
 
@@ -166,7 +167,7 @@ def _titular(dimutran, working_cab, since):
 def test_five_days_away_from_the_rank_notify_and_open_the_inquiry(dimutran, working_cab):
     permit, rank = _titular(dimutran, working_cab, date(2026, 11, 1))
     for day in (1, 2):
-        at = timezone.make_aware(datetime(2026, 11, day, 8))
+        at = datetime(2026, 11, day, 8, tzinfo=MURIAE_TZ)
         rank_services.check_out(checkin=rank_services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at), at=at + timedelta(hours=4))
     run(date(2026, 11, 7), "rank_attendance")  # absent 3-6 November: 4 days
     assert not permit.inquiries.exists()
@@ -182,7 +183,7 @@ def test_five_days_away_from_the_rank_notify_and_open_the_inquiry(dimutran, work
 def test_a_rank_found_empty_three_times_tells_dimutran_and_the_titulars(dimutran, working_cab):
     permit, rank = _titular(dimutran, working_cab, date(2026, 10, 1))
     for day in (2, 3, 4):
-        start = timezone.make_aware(datetime(2026, 11, day, 9))
+        start = datetime(2026, 11, day, 9, tzinfo=MURIAE_TZ)
         rank_services.record_observation(rank=rank, start=start, end=start + timedelta(hours=3), empty=True)
     run(date(2026, 11, 4), "rank_staffing")
     to_dimutran = Notice.objects.get(code="rank_unprovided", permit=None)
@@ -199,10 +200,10 @@ def test_close_weeks_runs_hourly_and_closes_an_ended_week(working_cab):
     from tests.backend.enforcement_helpers import make_ride
 
     permit = working_cab(signed_on=date(2026, 10, 1))
-    make_ride(permit, at=timezone.make_aware(datetime(2026, 11, 4, 10)))  # Wednesday
+    make_ride(permit, at=datetime(2026, 11, 4, 10, tzinfo=MURIAE_TZ))  # Wednesday
     run(date(2026, 11, 8), "close_weeks")  # Sunday: the week has not ended
     assert not WeekClosure.objects.exists()
-    monday = timezone.make_aware(datetime(2026, 11, 9, 0, 15))
+    monday = datetime(2026, 11, 9, 0, 15, tzinfo=MURIAE_TZ)
     assert [r.job for r in scheduler.run_due(monday, only={"close_weeks"})] == ["close_weeks"]
     assert WeekClosure.objects.get().week_start == date(2026, 11, 2)
     assert permit.weekly_statements.get().gross == Decimal("23.40")
