@@ -297,25 +297,28 @@ with connection.cursor() as cursor:
                    "VALUES (%s, %s, %s, 'SQL')", [{permit_id}, today - timedelta(days=1), today + timedelta(days=3)])
 """
 
-ADMIN_SUSPENSION = """
-from datetime import timedelta
+ADMIN_FAILED_INSPECTION = """
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone
-today = timezone.localdate()
+from backend.registry.models import Inspection
+inspection = Inspection.objects.filter(vehicle__permit_id={permit_id}).latest("inspected_on", "id")
 admin, _ = get_user_model().objects.get_or_create(username="dimutran-e2e", defaults={{"is_staff": True, "is_superuser": True}})
 client = Client()
 client.force_login(admin)
-response = client.post("/admin/registry/suspension/add/", {{"permit": {permit_id}, "starts_on": today - timedelta(days=1),
-                       "ends_on": today + timedelta(days=3), "reason": "pelo admin"}})
+# The admin no longer adds suspensions (only an auto's decision does); it still edits a vistoria's result.
+response = client.post(f"/admin/registry/inspection/{{inspection.pk}}/change/", {{
+    "vehicle": inspection.vehicle_id, "kind": inspection.kind, "inspected_on": inspection.inspected_on, "result": "failed",
+    "seal_number": "", "valid_until": "", "fee_brl": inspection.fee_brl, "fee_due_on": inspection.fee_due_on,
+    "fee_paid_on": inspection.fee_paid_on or "", "notes": "reprovado pelo admin"}})
 assert response.status_code == 302, response.content.decode()[:2000]
 """
 
 
-@pytest.mark.article("Art. 54, b")
-@pytest.mark.parametrize("writer, n", [(RAW_SQL_SUSPENSION, 0), (ADMIN_SUSPENSION, 1)], ids=["raw_sql", "admin"])
-def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n):
-    """Whatever writes the suspension, the triggers forget the cab's facts and the background tick tells it."""
+@pytest.mark.article("Art. 54, b", "Art. 38")
+@pytest.mark.parametrize("writer, n, article", [(RAW_SQL_SUSPENSION, 0, "Art. 54, b"), (ADMIN_FAILED_INSPECTION, 1, "Art. 38")],
+                         ids=["raw_sql", "admin"])
+def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n, article):
+    """Whatever writes the registry (raw SQL, the admin), the triggers forget the cab's facts and the background tick tells it."""
     world, port = platform.world, platform.ports[0]
     cab = world["cabs"][n]
 
@@ -324,7 +327,7 @@ def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(pla
         await d.recv_until("snapshot")
         await asyncio.to_thread(_in_platform, platform, writer.format(permit_id=cab["permit_id"]))
         told = await d.recv_until("suspended")
-        assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
+        assert article in [r["article"] for r in told["reasons"]]
         await asyncio.wait_for(d.ws.wait_closed(), 5)
         assert d.ws.close_code == 4008
 
