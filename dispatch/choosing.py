@@ -14,14 +14,13 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backend.registry.models import Permit, Person
 from backend.ranks.models import Rank, RankCheckIn
+from backend.registry.models import Permit, Person
 from taxilaw.geodesy import distance_m
 
 from . import grid
 from .compliance import may_work
 from .models import Cab, CabStatus, OfferStatus
-
 
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
 MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked

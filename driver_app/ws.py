@@ -42,8 +42,17 @@ from typing import Any, Callable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from .clients import Listener, NetworkError, RejectedError, TripResult
-from .frames import (FINAL_COMPLETE_ERRORS, FINAL_STREET_ERRORS, completes_ride, error_text, records_street_trip,
-                     ride_complete_frame, street_trip_frame, to_app, to_server)
+from .frames import (
+    FINAL_COMPLETE_ERRORS,
+    FINAL_STREET_ERRORS,
+    completes_ride,
+    error_text,
+    records_street_trip,
+    ride_complete_frame,
+    street_trip_frame,
+    to_app,
+    to_server,
+)
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,12 @@ from django.utils import timezone
 
 from backend.ranks.services import create_rank
 from backend.registry.models import Suspension
+from backend.trips.models import Passenger
 from dispatch import events, services, snapshots, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
-from backend.trips.models import Passenger
 from dispatch.models import Cab
 
-from .ws_helpers import connect
+from .ws_helpers import Client, connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CENTRE = (-21.1311, -42.3676)

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import pytest
 
-from .client import driver, operator, passenger
+from .client import driver, operator
 from .conftest import free_port
 from .test_driver_app_e2e import api_get, app_session, drive, login, until
 
