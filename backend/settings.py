@@ -7,6 +7,7 @@ processes.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -37,10 +38,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
     "csp",
+    "backend.accounts",
     "backend.parameters",
     "backend.registry",
     "backend.ranks",
@@ -60,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
 ROOT_URLCONF = "backend.urls"
@@ -108,6 +112,21 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
 
+# Password guessing (django-axes): after AXES_FAILURE_LIMIT failures an account, and separately an
+# address, is locked out for AXES_COOLOFF_TIME, on the admin login and on /api/auth/token/ alike;
+# attempts live in the database, so every Daphne process sees them.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "backend.accounts.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "backend.accounts.lockout.lockout_response"
+# Proxies in front of Daphne that append to X-Forwarded-For; 0: believe only the socket's address.
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))
+# An API token (REST and the drivers' websocket) lives this long after its login.
+AUTH_TOKEN_TTL = timedelta(hours=int(os.environ.get("AUTH_TOKEN_TTL_HOURS", "24")))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -126,7 +145,7 @@ LOGIN_URL = "/admin/login/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "backend.accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -134,6 +153,8 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "backend.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "NUM_PROXIES": TRUSTED_PROXIES,  # throttles identify clients as backend.accounts.client_ip does
+    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_RATE", "20/min")},
 }
 
 SPECTACULAR_SETTINGS = {

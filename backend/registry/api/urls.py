@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from . import views
@@ -17,7 +16,6 @@ router.register("cmts", views.CmtViewSet, basename="cmt")
 router.register("suspensions", views.SuspensionViewSet, basename="suspension")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
     *router.urls,
 ]
