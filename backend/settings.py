@@ -1,9 +1,11 @@
 """Django settings, read from the environment.
 
-Defaults run everything embedded (SQLite, the in-memory channel layer) so that
-``make run`` works on a fresh machine; ``DATABASE_URL`` selects PostgreSQL
-(psycopg 3) and ``REDIS_URL`` selects channels-redis for several Daphne
-processes.
+Defaults are the safe, production ones: DEBUG off, no secret key unless
+``DJANGO_SECRET_KEY`` is given, HTTPS-only cookies and HSTS. ``make run`` and
+the test suite ask for development explicitly (``DJANGO_DEBUG=1``). Storage
+defaults to the embedded engines (SQLite, the in-memory channel layer);
+``DATABASE_URL`` selects PostgreSQL (psycopg 3) and ``REDIS_URL`` selects
+channels-redis for several Daphne processes.
 """
 
 import os
@@ -21,12 +23,28 @@ def env_flag(name: str, default: bool) -> bool:
     return os.environ.get(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
+DEBUG = env_flag("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
 if not SECRET_KEY:
-    raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    raise RuntimeError("DJANGO_SECRET_KEY must be set unless DJANGO_DEBUG=1 (development)")
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# Proxies in front of Daphne that append to X-Forwarded-For; 0: believe only the socket's address.
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))
+
+# Served over HTTPS (by a TLS proxy in front of Daphne) unless told otherwise: cookies only over HTTPS,
+# HTTP redirected, HSTS for a year. DJANGO_HTTPS=0 for a trial on plain http://127.0.0.1.
+HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SILENCED_SYSTEM_CHECKS = [
+    # HSTS preload binds every subdomain of the municipality's domain for years: the city's IT decides
+    # it for the domain, not this application.
+    "security.W021",
+]
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # only a trusted proxy sets it
 
 INSTALLED_APPS = [
     "daphne",
@@ -122,8 +140,6 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "backend.accounts.client_ip.client_ip"
 AXES_LOCKOUT_CALLABLE = "backend.accounts.lockout.lockout_response"
-# Proxies in front of Daphne that append to X-Forwarded-For; 0: believe only the socket's address.
-TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))
 # An API token (REST and the drivers' websocket) lives this long after its login.
 AUTH_TOKEN_TTL = timedelta(hours=int(os.environ.get("AUTH_TOKEN_TTL_HOURS", "24")))
 
