@@ -20,7 +20,7 @@ from ..services import revocation as revocation_services
 from ..services import transfers as transfer_services
 from ..services import vehicles as vehicle_services
 from . import serializers as s
-from .permissions import DimutranOrReadOwn, IsDimutran
+from .permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 
 
 def _valid(serializer_class, request, **kwargs):
@@ -129,9 +129,13 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=s.ComplianceSerializer)
     @action(detail=True, methods=["get"], url_path=r"compliance/(?P<person_id>\d+)")
     def compliance(self, request, pk=None, person_id=None):
-        """May this person drive this cab now? (the answer dispatch uses)."""
+        """May this person drive this cab now? (the answer dispatch uses).
+
+        DIMUTRAN asks about anyone; a holder or driver only about the people of their permit (the answer
+        names the person: no one else's data through this endpoint, LGPD)."""
         permit = get_object_or_404(self.get_queryset(), pk=pk)
-        person = get_object_or_404(Person, pk=person_id)
+        people = Person.objects.all() if is_dimutran(request.user) else selectors.people_of(permit)
+        person = get_object_or_404(people, pk=person_id)
         return Response(decision_payload(compliance.may_work(person, permit)))
 
     def get_permissions(self):
