@@ -167,7 +167,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "backend.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "backend.api_pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "NUM_PROXIES": TRUSTED_PROXIES,  # throttles identify clients as backend.accounts.client_ip does
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_RATE", "20/min")},

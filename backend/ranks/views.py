@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.api_errors import decision_payload
+from backend.api_params import int_param
 from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.registry.selectors import permits_visible_to
 
@@ -84,12 +85,8 @@ class RankViewSet(viewsets.ModelViewSet):
         """Attendance of each titular in the month, from the check-ins, less the force majeure DIMUTRAN accepted (Art. 9, V)."""
         rank = self.get_object()
         today = timezone.localdate()
-        try:
-            year = int(request.query_params.get("year", today.year))
-            month = int(request.query_params.get("month", today.month))
-            date(year, month, 1)
-        except ValueError:
-            raise ValidationError({"month": [_("Informe ano e mês válidos.")]})
+        year = int_param(request.query_params, "year", today.year, minimum=1987, maximum=9999)
+        month = int_param(request.query_params, "month", today.month, minimum=1, maximum=12)
         rows = selectors.attendance(rank, year, month, today)
         return Response({
             "rank": rank.pk, "year": year, "month": month,
@@ -115,8 +112,8 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
         qs = RankCheckIn.objects.all()
         if not is_dimutran(self.request.user):
             qs = qs.filter(permit__in=permits_visible_to(self.request.user))
-        rank = self.request.query_params.get("rank")
-        if rank:
+        rank = int_param(self.request.query_params, "rank")
+        if rank is not None:
             qs = qs.filter(rank_id=rank)
         if self.request.query_params.get("open"):
             qs = qs.filter(checked_out_at__isnull=True)
@@ -251,8 +248,8 @@ class JustificationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
         qs = AbsenceJustification.objects.select_related("permit")
         if not is_dimutran(self.request.user):
             qs = qs.filter(permit__in=permits_visible_to(self.request.user))
-        permit = self.request.query_params.get("permit")
-        return qs.filter(permit_id=permit) if permit else qs
+        permit = int_param(self.request.query_params, "permit")
+        return qs if permit is None else qs.filter(permit_id=permit)
 
     def perform_create(self, serializer):
         d = serializer.validated_data

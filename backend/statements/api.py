@@ -17,6 +17,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api_params import int_param
+
 from . import documents, selectors, services
 from .models import StatementAdjustment, WeeklyStatement
 
@@ -154,10 +156,9 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         if monday:
             qs = qs.filter(week_start=monday)
         for name in ("permit", "driver"):
-            if params.get(name):
-                if not params[name].isdigit():
-                    raise ValidationError({name: [_("Informe um número inteiro.")]})
-                qs = qs.filter(**{f"{name}_id": int(params[name])})
+            value = int_param(params, name)
+            if value is not None:
+                qs = qs.filter(**{f"{name}_id": value})
         return qs
 
     @extend_schema(parameters=[WEEK_PARAM, PERMIT_PARAM, DRIVER_PARAM])

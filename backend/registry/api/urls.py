@@ -1,9 +1,9 @@
 from django.urls import path
-from rest_framework.routers import DefaultRouter
+from backend.api_routers import IdRouter
 
 from . import views
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("people", views.PersonViewSet, basename="person")
 router.register("permits", views.PermitViewSet, basename="permit")
 router.register("renewals", views.RenewalViewSet, basename="renewal")
