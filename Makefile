@@ -56,10 +56,10 @@ run: install
 test: system-deps install deploy-check
 	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
 
-## Django's deployment checklist against the production settings (a throwaway secret, DEBUG off).
+## Django's deployment checklist (the security-tagged checks) against the production settings (a throwaway secret, DEBUG off).
 deploy-check: install
 	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=deploy-check-$$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n') \
-	  $(BIN)/python manage.py check --deploy --fail-level WARNING
+	  $(BIN)/python manage.py check --deploy --tag security --fail-level WARNING
 
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.
 law-table: install

@@ -165,7 +165,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backend.api_schema.AppTaggedAutoSchema",
     "EXCEPTION_HANDLER": "backend.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "backend.api_pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -180,6 +180,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "accounts", "description": "Login (expiring tokens) and logout"},
+        {"name": "registry", "description": "Permits, people, vehicles, auxiliaries, CMTs (Caps. I, II, V, VII)"},
+        {"name": "ranks", "description": "Zones, ranks, check-ins, swaps, contests (Art. 15-27, 41)"},
+        {"name": "tariffs", "description": "Decrees, correction tables, tariff studies, the meter (Art. 42-47)"},
+        {"name": "statements", "description": "Weekly 25/75 statements (Art. 1)"},
+        {"name": "enforcement", "description": "Autos, penalties, appeals, complaints (Art. 54-64)"},
+        {"name": "parameters", "description": "Dated municipal parameters and holidays"},
+        {"name": "dispatch", "description": "Passenger sign-up (radio-taxi dispatch, Art. 66)"},
+    ],
 }
 
 # Content-Security-Policy (django-csp): no inline or foreign script on any page, so a text that slipped

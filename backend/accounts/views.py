@@ -36,7 +36,7 @@ class TokenView(APIView):
     authentication_classes = []
     throttle_classes = [LoginThrottle]
 
-    @extend_schema(tags=["auth"], request=LoginSerializer,
+    @extend_schema(request=LoginSerializer,
                    responses={200: TokenAnswer, 400: ErrorAnswer, 429: ErrorAnswer}, auth=[])
     def post(self, request):
         form = LoginSerializer(data=request.data)
@@ -55,7 +55,7 @@ class TokenView(APIView):
 class LogoutView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(tags=["auth"], request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None})
     def post(self, request):
         tokens.revoke(request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

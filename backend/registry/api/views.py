@@ -2,8 +2,9 @@
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -275,6 +276,7 @@ class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.CmtSerializer
     permission_classes = [DimutranOrReadOwn]
+    queryset = Cmt.objects.none()  # the schema's model; get_queryset chooses the rows
 
     def get_queryset(self):
         user = self.request.user
@@ -299,13 +301,17 @@ class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.instance = permit_services.suspend(**serializer.validated_data)
 
 
+DETAIL = inline_serializer("Detail", {"detail": serializers.CharField()})
+
+
 class MeView(APIView):
     """The logged-in person: their CMT, the cab they drive (CVI) and whether they may work now."""
 
+    @extend_schema(responses={200: s.MeSerializer, 404: DETAIL})
     def get(self, request):
         person = getattr(request.user, "person", None)
         if person is None:
-            raise NotFound("Este usuário não está vinculado a um motorista.")
+            raise NotFound(_("Este usuário não está vinculado a um motorista."))
         from .cards import driver_cards
 
         return Response(driver_cards(person))
