@@ -52,8 +52,9 @@ run: install
 	fi; \
 	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
-## Installs everything, checks the production settings (`check --deploy`) and runs the whole test suite.
+## Installs everything, lints (ruff), checks the production settings (`check --deploy`) and runs the whole test suite.
 test: system-deps install deploy-check
+	$(BIN)/ruff check .
 	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
 
 ## Django's deployment checklist (the security-tagged checks) against the production settings (a throwaway secret, DEBUG off).

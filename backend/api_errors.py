@@ -6,7 +6,8 @@ database constraint that a race slipped past becomes a 400 too, never a 500.
 """
 
 from django.db import DataError, IntegrityError
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -56,7 +57,7 @@ def exception_handler(exc, context):
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, (DataError, OverflowError)):
-        # The safety net behind serializers' max_length and backend.api_params: a value the column cannot hold.
+        # The safety net behind serializers' max_length and backend.api.params: a value the column cannot hold.
         return Response(
             {"detail": str(_("Um valor está fora do intervalo ou é longo demais para o campo; nada foi gravado."))},
             status=status.HTTP_400_BAD_REQUEST,

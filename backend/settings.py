@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "backend.tariffs",
     "backend.enforcement",
     "backend.statements",
+    "backend.trips",
     "dispatch",
 ]
 
@@ -165,9 +166,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "backend.api_schema.AppTaggedAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backend.api.schema.AppTaggedAutoSchema",
     "EXCEPTION_HANDLER": "backend.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "backend.api_pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "backend.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "NUM_PROXIES": TRUSTED_PROXIES,  # throttles identify clients as backend.accounts.client_ip does
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_RATE", "20/min")},

@@ -8,6 +8,7 @@ django-axes, which locks an account and an address out after
 from django.contrib.auth import authenticate
 from django.contrib.auth.signals import user_logged_in
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -28,7 +29,7 @@ class LoginSerializer(serializers.Serializer):
 
 
 TokenAnswer = inline_serializer("TokenAnswer", {"token": serializers.CharField(), "expires_at": serializers.DateTimeField()})
-ErrorAnswer = inline_serializer("LoginError", {"detail": serializers.CharField()})
+Detail = inline_serializer("LoginRefused", {"detail": serializers.CharField()})
 
 
 class TokenView(APIView):
@@ -37,7 +38,7 @@ class TokenView(APIView):
     throttle_classes = [LoginThrottle]
 
     @extend_schema(request=LoginSerializer,
-                   responses={200: TokenAnswer, 400: ErrorAnswer, 429: ErrorAnswer}, auth=[])
+                   responses={200: TokenAnswer, 400: OpenApiTypes.OBJECT, 429: Detail}, auth=[])  # 400: per-field or detail
     def post(self, request):
         form = LoginSerializer(data=request.data)
         form.is_valid(raise_exception=True)

@@ -1,4 +1,4 @@
-from backend.api_routers import IdRouter
+from backend.api.routers import IdRouter
 
 from .views import DatedParameterViewSet, MunicipalHolidayViewSet
 

@@ -1,5 +1,6 @@
 from django.urls import path
-from backend.api_routers import IdSimpleRouter
+
+from backend.api.routers import IdSimpleRouter
 
 from . import views
 

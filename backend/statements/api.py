@@ -17,7 +17,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api_params import int_param
+from backend.api.params import int_param
 
 from . import documents, selectors, services
 from .models import StatementAdjustment, WeeklyStatement
@@ -132,12 +132,18 @@ def parse_week(value: str | None) -> date | None:
     try:
         return services.monday_of(date.fromisoformat(value))
     except ValueError:
-        raise ValidationError({"week": [_("Data inválida: use AAAA-MM-DD (qualquer dia da semana).")]})
+        raise ValidationError({"week": [_("Data inválida: use AAAA-MM-DD (qualquer dia da semana).")]}) from None
 
 
 WEEK_PARAM = OpenApiParameter("week", OpenApiTypes.DATE, description="Qualquer dia da semana (AAAA-MM-DD).")
 PERMIT_PARAM = OpenApiParameter("permit", OpenApiTypes.INT, description="Id da permissão.")
 DRIVER_PARAM = OpenApiParameter("driver", OpenApiTypes.INT, description="Id do motorista (pessoa).")
+
+
+class RunningStatementSerializer(WeeklyStatementSerializer):
+    """A statement of the running week: computed now, not stored, so it has no id yet."""
+
+    id = serializers.IntegerField(read_only=True, allow_null=True)
 
 
 class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
@@ -168,7 +174,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         responses=inline_serializer("RunningWeek", {
             "week_start": serializers.DateField(), "week_end": serializers.DateField(),
-            "statements": WeeklyStatementSerializer(many=True),
+            "statements": RunningStatementSerializer(many=True),
         }),
     )
     @action(detail=False, url_path="current", pagination_class=None)
@@ -185,7 +191,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         monday = services.monday_of(now)
         return Response({
             "week_start": monday, "week_end": statements[0].week_end,
-            "statements": WeeklyStatementSerializer(statements, many=True).data,
+            "statements": RunningStatementSerializer(statements, many=True).data,
         })
 
 

@@ -1,5 +1,6 @@
 from django.urls import path
-from backend.api_routers import IdRouter
+
+from backend.api.routers import IdRouter
 
 from .api import views
 

@@ -49,7 +49,7 @@ def test_pages_are_bounded(dimutran, query):
 
 
 def test_the_page_size_is_capped(dimutran, working_cab):
-    from backend.api_pagination import MAX_LIMIT, BoundedLimitOffsetPagination
+    from backend.api.pagination import MAX_LIMIT, BoundedLimitOffsetPagination
 
     assert BoundedLimitOffsetPagination.max_limit == MAX_LIMIT == 500
     working_cab()

@@ -2,7 +2,7 @@
 
 from rest_framework.routers import DefaultRouter, SimpleRouter
 
-from .api_params import ID_PATTERN
+from .params import ID_PATTERN
 
 
 class IdLookup:
