@@ -54,3 +54,9 @@ def test_the_page_size_is_capped(dimutran, working_cab):
     assert BoundedLimitOffsetPagination.max_limit == MAX_LIMIT == 500
     working_cab()
     assert dimutran.get(f"/api/permits/?limit={HUGE}").json()["count"] == 1
+
+
+def test_text_longer_than_its_column_is_a_field_400_before_the_database(dimutran):
+    """On PostgreSQL a too-long varchar raises; the serializer refuses it first, naming the field."""
+    response = dimutran.post("/api/autos/", {"place": "x" * 201, "observation": "fatos"}, format="json")
+    assert response.status_code == 400 and "place" in response.json()
