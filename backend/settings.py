@@ -139,6 +139,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on every start; failures still reach the log
 AXES_CLIENT_IP_CALLABLE = "backend.accounts.client_ip.client_ip"
 AXES_LOCKOUT_CALLABLE = "backend.accounts.lockout.lockout_response"
 # An API token (REST and the drivers' websocket) lives this long after its login.
