@@ -52,6 +52,11 @@ def driven_permit(person: Person, statuses=LIVE_STATUSES) -> tuple[Permit | None
     return None, None
 
 
+def people_of(permit: Permit):
+    """The people attached to a permit: its holder and its auxiliaries (any status)."""
+    return Person.objects.filter(Q(pk=permit.holder_id) | Q(auxiliary_roles__permit=permit)).distinct()
+
+
 def permits_visible_to(user):
     """DIMUTRAN sees every permit; a holder their own; an auxiliary the one they drive."""
     if user.is_staff:

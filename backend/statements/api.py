@@ -17,6 +17,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.params import int_param
+
 from . import documents, selectors, services
 from .models import StatementAdjustment, WeeklyStatement
 
@@ -138,6 +140,12 @@ PERMIT_PARAM = OpenApiParameter("permit", OpenApiTypes.INT, description="Id da p
 DRIVER_PARAM = OpenApiParameter("driver", OpenApiTypes.INT, description="Id do motorista (pessoa).")
 
 
+class RunningStatementSerializer(WeeklyStatementSerializer):
+    """A statement of the running week: computed now, not stored, so it has no id yet."""
+
+    id = serializers.IntegerField(read_only=True, allow_null=True)
+
+
 class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
     """Closed weekly statements (Art. 1, §3; Art. 1, §6); another person's statement answers 404.
 
@@ -154,10 +162,9 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         if monday:
             qs = qs.filter(week_start=monday)
         for name in ("permit", "driver"):
-            if params.get(name):
-                if not params[name].isdigit():
-                    raise ValidationError({name: [_("Informe um número inteiro.")]})
-                qs = qs.filter(**{f"{name}_id": int(params[name])})
+            value = int_param(params, name)
+            if value is not None:
+                qs = qs.filter(**{f"{name}_id": value})
         return qs
 
     @extend_schema(parameters=[WEEK_PARAM, PERMIT_PARAM, DRIVER_PARAM])
@@ -167,7 +174,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         responses=inline_serializer("RunningWeek", {
             "week_start": serializers.DateField(), "week_end": serializers.DateField(),
-            "statements": WeeklyStatementSerializer(many=True),
+            "statements": RunningStatementSerializer(many=True),
         }),
     )
     @action(detail=False, url_path="current", pagination_class=None)
@@ -184,7 +191,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         monday = services.monday_of(now)
         return Response({
             "week_start": monday, "week_end": statements[0].week_end,
-            "statements": WeeklyStatementSerializer(statements, many=True).data,
+            "statements": RunningStatementSerializer(statements, many=True).data,
         })
 
 

@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from taxilaw.permits import RENEWAL_DOCUMENTS
@@ -92,10 +93,12 @@ class PermitSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["status", "origin", "term_signed_on", "held_since", "ended_on"]
 
+    @extend_schema_field(AlvaraSerializer(allow_null=True))
     def get_alvara(self, permit):
         alvara = permit.alvaras.order_by("-expires_on").first()
         return AlvaraSerializer(alvara).data if alvara else None
 
+    @extend_schema_field(VehicleSerializer(allow_null=True))
     def get_vehicle(self, permit):
         vehicle = permit.vehicles.filter(in_service=True).first()
         return VehicleSerializer(vehicle).data if vehicle else None
@@ -138,6 +141,9 @@ class RenewalSerializer(serializers.ModelSerializer):
         model = Renewal
         fields = ["id", "permit", "requested_on", "timing", "late_fine_brl", "late_fine_paid_on", "status", "documents", "missing", "alvara"]
 
+    @extend_schema_field(inline_serializer("RenewalDocument", {
+        "code": serializers.CharField(), "article": serializers.CharField(), "label": serializers.CharField(),
+        "presented": serializers.BooleanField()}, many=True))
     def get_documents(self, renewal):
         labels = {d.code: (d.article, d.label) for d in RENEWAL_DOCUMENTS}
         return [
@@ -145,6 +151,8 @@ class RenewalSerializer(serializers.ModelSerializer):
             for code, presented in renewal.documents.order_by("id").values_list("code", "presented")
         ]
 
+    @extend_schema_field(inline_serializer("MissingDocument", {
+        "article": serializers.CharField(), "code": serializers.CharField(), "message": serializers.CharField()}, many=True))
     def get_missing(self, renewal):
         from ..services.permits import renewal_checklist
 
@@ -205,6 +213,7 @@ class InquirySerializer(serializers.ModelSerializer):
             "defence", "decided_on", "outcome", "decision_text",
         ]
 
+    @extend_schema_field(serializers.DateField())
     def get_defence_deadline(self, inquiry):
         from ..services.revocation import defence_deadline
 
@@ -307,3 +316,18 @@ class ComplianceSerializer(serializers.Serializer):
     allowed = serializers.BooleanField()
     articles = serializers.ListField(child=serializers.CharField())
     reasons = ReasonSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):
+    """GET /api/me/: the logged-in driver's cards (backend.registry.api.cards.driver_cards)."""
+
+    person = inline_serializer("MePerson", {"id": serializers.IntegerField(), "full_name": serializers.CharField()})
+    cmt = inline_serializer("MeCmt", {
+        "number": serializers.CharField(), "issued_on": serializers.DateField(), "expires_on": serializers.DateField(),
+        "role": serializers.CharField(allow_null=True), "permit": serializers.CharField(allow_null=True)}, allow_null=True)
+    cvi = inline_serializer("MeCvi", {
+        "plate": serializers.CharField(), "make": serializers.CharField(), "model": serializers.CharField(),
+        "model_year": serializers.IntegerField(), "colour": serializers.CharField(), "permit": serializers.CharField(),
+        "rank": serializers.CharField(allow_null=True), "seal_number": serializers.CharField(allow_null=True),
+        "seal_valid_until": serializers.DateField(allow_null=True)}, allow_null=True)
+    compliance = ComplianceSerializer(allow_null=True)

@@ -2,14 +2,15 @@
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.api_errors import decision_payload
 
@@ -125,9 +126,13 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=s.ComplianceSerializer)
     @action(detail=True, methods=["get"], url_path=r"compliance/(?P<person_id>\d+)")
     def compliance(self, request, pk=None, person_id=None):
-        """May this person drive this cab now? (the answer dispatch uses)."""
+        """May this person drive this cab now? (the answer dispatch uses).
+
+        DIMUTRAN asks about anyone; a holder or driver only about the people of their permit (the answer
+        names the person: no one else's data through this endpoint, LGPD)."""
         permit = get_object_or_404(self.get_queryset(), pk=pk)
-        person = get_object_or_404(Person, pk=person_id)
+        people = Person.objects.all() if is_dimutran(request.user) else selectors.people_of(permit)
+        person = get_object_or_404(people, pk=person_id)
         return Response(decision_payload(compliance.may_work(person, permit)))
 
     def get_permissions(self):
@@ -267,6 +272,7 @@ class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.CmtSerializer
     permission_classes = [DimutranOrReadOwn]
+    queryset = Cmt.objects.none()  # the schema's model; get_queryset chooses the rows
 
     def get_queryset(self):
         user = self.request.user
@@ -289,13 +295,17 @@ class SuspensionViewSet(viewsets.ReadOnlyModelViewSet):
         return Suspension.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
 
 
+DETAIL = inline_serializer("Detail", {"detail": serializers.CharField()})
+
+
 class MeView(APIView):
     """The logged-in person: their CMT, the cab they drive (CVI) and whether they may work now."""
 
+    @extend_schema(responses={200: s.MeSerializer, 404: DETAIL})
     def get(self, request):
         person = getattr(request.user, "person", None)
         if person is None:
-            raise NotFound("Este usuário não está vinculado a um motorista.")
+            raise NotFound(_("Este usuário não está vinculado a um motorista."))
         from .cards import driver_cards
 
         return Response(driver_cards(person))
