@@ -1,5 +1,10 @@
 from django.urls import path
 
+from .addresses import AddressReverseView, AddressSearchView
 from .api import PassengerSignupView
 
-urlpatterns = [path("passengers/", PassengerSignupView.as_view(), name="passenger-signup")]
+urlpatterns = [
+    path("passengers/", PassengerSignupView.as_view(), name="passenger-signup"),
+    path("addresses/", AddressSearchView.as_view(), name="address-search"),
+    path("addresses/reverse/", AddressReverseView.as_view(), name="address-reverse"),
+]

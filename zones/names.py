@@ -57,7 +57,7 @@ ABBREVIATIONS = {
     "profa": "professora", "pref": "prefeito", "ver": "vereador", "dep": "deputado", "sen": "senador",
     "gov": "governador", "gal": "general", "maj": "major", "cap": "capitao", "ten": "tenente",
     "mal": "marechal", "eng": "engenheiro", "sta": "santa", "sto": "santo", "n": "nossa", "sra": "senhora",
-    "cmdor": "comendador", "des": "desembargador",
+    "cmdor": "comendador", "des": "desembargador", "jk": "juscelino kubitschek",
 }
 #: Lower-case words inside a title-cased name.
 PARTICLES = {"de", "da", "do", "das", "dos", "e", "a", "o", "em", "na", "no"}
@@ -74,7 +74,7 @@ def fold(text: str) -> str:
 
 def expand(words: Iterable[str]) -> list[str]:
     """Abbreviations (``cel``, ``dr``, ``av``...) replaced by the full word."""
-    return [ABBREVIATIONS.get(w, w) for w in words]
+    return [part for w in words for part in ABBREVIATIONS.get(w, w).split()]
 
 
 #: Prefixes peeled off a run-together first word (RUADOUTORLIDIO): long enough not to eat a
