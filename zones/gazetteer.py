@@ -3,8 +3,8 @@
 Plain Python (no Django): loaded once (:func:`default_gazetteer`), every index
 built at load. Search folds the text (accents, case, abbreviations: ``R. Cel.
 Domiciano`` = ``rua coronel domiciano``), takes out a CEP and a house number,
-and ranks every street and landmark with rapidfuzz's ``WRatio`` (typos, words
-missing or swapped). Reverse lookup finds the nearest street with a Shapely
+and ranks every street and landmark with rapidfuzz (``token_set_ratio`` over
+the words for words missing or swapped, ``ratio`` over the name's core for typos). Reverse lookup finds the nearest street with a Shapely
 STRtree in a local metric frame. Work is bounded: the text is cut to
 :data:`MAX_QUERY_CHARS` before anything else and to :data:`MAX_WORDS` words.
 
@@ -40,7 +40,7 @@ LANDMARKS_FILE = DATA_DIR / "landmarks.geojson"
 MAX_QUERY_CHARS = 200  # what a person types for one address; the rest is cut before any work
 MAX_WORDS = 8
 MAX_RESULTS = 8
-MIN_SCORE = 62.0  # WRatio (0-100) below which a name is no suggestion
+MIN_SCORE = 62.0  # score (0-100) below which a name is no suggestion
 #: Reverse lookup: no street farther than this is "the" street of a point (metres).
 REVERSE_MAX_M = 250.0
 #: Reverse lookup: the bairro of a point is voted by the one-bairro streets this close (metres).
@@ -217,13 +217,18 @@ class Gazetteer:
                 else _reason("empty", _("Digite uma rua, um local ou um CEP de Muriaé.")))
             return result
         kind = street_type(query)
-        # WRatio over the whole name (words missing, swapped, partial) and ratio over the cores
+        # token_set_ratio over the words (words missing or swapped) and ratio over the cores
         # (typos inside the distinctive part: "pascoal bernadino" is Paschoal Bernardino)
+        # (whole-string ratio blended in: "hospital são paulo" is the hospital before the praça)
+        key = _key(query)
         scores: dict[int, float] = {}
-        for needle, haystack, scorer in ((_key(query), self.keys, fuzz.WRatio), (core(query), self.cores, fuzz.ratio)):
-            for _k, score, i in process.extract(needle, haystack, scorer=scorer, processor=None,
-                                                score_cutoff=MIN_SCORE, limit=limit * 3):
-                scores[i] = max(score, scores.get(i, 0.0))
+        for _k, score, i in process.extract(key, self.keys, scorer=fuzz.token_set_ratio, processor=None,
+                                            score_cutoff=MIN_SCORE, limit=limit * 3):
+            scores[i] = 0.75 * score + 0.25 * fuzz.ratio(key, self.keys[i])
+        for _k, score, i in process.extract(core(query), self.cores, scorer=fuzz.ratio, processor=None,
+                                            score_cutoff=MIN_SCORE, limit=limit * 3):
+            scores[i] = max(score, scores.get(i, 0.0))
+        scores = {i: v for i, v in scores.items() if v >= MIN_SCORE}
 
         def rank(i: int) -> tuple:
             # the street type typed breaks near-ties ("praça joão pinheiro" before "rua joão pinheiro"),
