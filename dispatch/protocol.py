@@ -11,8 +11,10 @@ import json
 from datetime import timedelta
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from rest_framework import serializers
+
+from zones.boundary import inside_municipality, outside_reason
 
 from backend.tariffs.api.serializers import AwareDateTimeField
 
@@ -36,6 +38,15 @@ class Point(serializers.Serializer):
     lat = serializers.FloatField(min_value=-90, max_value=90)
     lon = serializers.FloatField(min_value=-180, max_value=180)
     address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class Place(Point):
+    """A pickup or destination: a point inside the municipality of Muriaé (Art. 25; zones.boundary)."""
+
+    def validate(self, data):
+        if not inside_municipality(data["lon"], data["lat"]):
+            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
+        return data
 
 
 class Empty(serializers.Serializer):
@@ -93,8 +104,8 @@ class StreetTripComplete(serializers.Serializer):
 
 
 class RideRequest(serializers.Serializer):
-    pickup = Point()
-    destination = Point(required=False, allow_null=True)
+    pickup = Place()
+    destination = Place(required=False, allow_null=True)
 
 
 class RideCancel(RideId):

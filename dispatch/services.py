@@ -24,12 +24,15 @@ from backend.ranks.models import Rank, RankCheckIn
 from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
 from taxilaw.meter import Fix
+from zones import Zone
+from zones.gazetteer import AddressError, default_gazetteer
 
 from . import events, grid, snapshots
 from .models import (
     ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
 )
 
+OUTSIDE = Zone.OUTSIDE.value
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
 MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
@@ -145,6 +148,16 @@ def passenger_by_token(token: str) -> Passenger | None:
     return Passenger.objects.filter(token=token).first()
 
 
+def _address(point: dict) -> str:
+    """The address typed, else "Rua X, bairro Y" of the nearest street (the driver's offer shows it)."""
+    if point.get("address"):
+        return point["address"]
+    try:
+        return default_gazetteer().reverse(point["lon"], point["lat"]).address
+    except AddressError:  # outside: the protocol refuses such places; a direct caller gets no address
+        return ""
+
+
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
                  caller_name: str = "", caller_phone: str = "") -> Ride:
     """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
@@ -164,10 +177,10 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             created_by="passenger" if passenger else "operator",
             pickup_lat=pickup["lat"],
             pickup_lon=pickup["lon"],
-            pickup_address=pickup.get("address", ""),
+            pickup_address=_address(pickup),
             destination_lat=destination["lat"] if destination else None,
             destination_lon=destination["lon"] if destination else None,
-            destination_address=destination.get("address", "") if destination else "",
+            destination_address=_address(destination) if destination else "",
             **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
         )
         if choice:
@@ -230,7 +243,7 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
          c.compliance_facts, c.facts_epoch,
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
-  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND {where}
+  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND c.zone <> %s AND {where}
     AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
   ORDER BY flat2, c.id LIMIT %s
 ) c
@@ -258,7 +271,8 @@ def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[in
         exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
     )
     shrink2 = math.cos(math.radians(lat)) ** 2
-    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, *among, OfferStatus.PENDING, *exclude, limit]
+    # a cab last seen outside the municipality is kept on the map but is never a candidate (Art. 25)
+    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
     cabs = list(Cab.objects.raw(sql, params))
     for cab in cabs:
         cab.permit = Permit.from_db(cab._state.db, ["id", "number"], [cab.permit_id, cab.permit_number])

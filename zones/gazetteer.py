@@ -30,6 +30,7 @@ from shapely.strtree import STRtree
 from taxilaw.decision import Reason
 from taxilaw.i18n import gettext_noop as _
 
+from .boundary import inside_municipality, outside_reason
 from .geojson import DATA_DIR, load_municipality
 from .geometry import METRES_PER_DEGREE_LAT, METRES_PER_DEGREE_LON_EQUATOR
 from .names import STREET_TYPES, core, expand, fold, street_type
@@ -248,10 +249,9 @@ class Gazetteer:
 
     def check_inside(self, lon: float, lat: float) -> None:
         """Raise :class:`AddressError` when the point is outside the municipality of Muriaé."""
-        if not (np.isfinite(lon) and np.isfinite(lat)) or not shapely.contains_xy(self.municipality, lon, lat):
-            raise AddressError("outside_municipality",
-                               _("O local ({lat}, {lon}) fica fora do município de Muriaé."), lat=round(lat, 5),
-                               lon=round(lon, 5))
+        if not inside_municipality(lon, lat):
+            reason = outside_reason(lon, lat)
+            raise AddressError(reason.code, reason.template, **reason.params)
 
     def reverse(self, lon: float, lat: float) -> ReverseResult:
         """The nearest street of a point inside the municipality: "Rua X, bairro Y"."""
