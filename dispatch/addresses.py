@@ -1,4 +1,4 @@
-"""Address search and reverse lookup for the console and the passenger page (offline, zones.gazetteer).
+"""Address search, reverse lookup and the streets layer for the console and the passenger page (offline, zones.gazetteer).
 
 ``GET /api/addresses/?q=`` ranked suggestions, each with its street's geometry;
 ``GET /api/addresses/reverse/?lat=&lon=`` "Rua X, bairro Y". Callers: DIMUTRAN
@@ -7,7 +7,13 @@ Passageiro <token>``, the token of ``POST /api/passengers/``). Bad input is a
 400 with a pt-BR field message or an empty list with a ``message``, never a 500.
 """
 
+import gzip
+import json
+from functools import lru_cache
+
+from django.http import HttpResponse
 from django.utils.translation import gettext, gettext_lazy as _
+from django.views.decorators.http import require_GET
 from rest_framework import serializers
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
@@ -16,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from zones.gazetteer import MAX_QUERY_CHARS, MAX_RESULTS, AddressError, default_gazetteer
+from zones.gazetteer import MAX_QUERY_CHARS, MAX_RESULTS, STREETS_FILE, AddressError, default_gazetteer
 
 from .models import Passenger
 
@@ -91,3 +97,32 @@ class AddressReverseView(_AddressView):
             message = exc.reason.render(gettext)
             return Response({"detail": message, "lat": [message], "reasons": [exc.reason.as_dict(gettext)]}, status=400)
         return Response(found.as_dict(gettext))
+
+
+@lru_cache(maxsize=1)
+def _streets_layer() -> tuple[bytes, bytes]:
+    """The streets for the base map (name and line only), as JSON and gzipped, built once per process."""
+    doc = json.loads(STREETS_FILE.read_text("utf-8"))
+    slim = {"type": "FeatureCollection", "attribution": STREETS_ATTRIBUTION, "features": [
+        {"type": "Feature", "geometry": f["geometry"], "properties": {"name": f["properties"]["name"]}}
+        for f in doc["features"]]}
+    body = json.dumps(slim, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return body, gzip.compress(body, compresslevel=9, mtime=0)
+
+
+STREETS_ATTRIBUTION = ("Ruas: 9v8vz2kws9-boop/PAIRDI (MIT), provável origem IBGE · Nomes e CEPs: CEP Aberto (ODbL 1.0) · "
+                       "Limite: IBGE (CC0)")
+
+
+@require_GET
+def streets_geojson(request):
+    """Every street of Muriaé for the base map (public, cached): ~90 KB gzipped."""
+    body, packed = _streets_layer()
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(packed, content_type="application/geo+json")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(body, content_type="application/geo+json")
+    response["Vary"] = "Accept-Encoding"
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
