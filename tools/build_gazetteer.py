@@ -177,8 +177,8 @@ Rebuild: `.venv/bin/python tools/build_gazetteer.py` (reads `../shared/data/geo/
 | `muriae_boundary.geojson` | {boundary_bytes:,} | IBGE municipal mesh (3143906) via tbrugz/geodata-br `geojson/geojs-31-mun.json` | CC0 1.0 |
 | `central_zone.geojson` | — | tools/build_central_zone.py (Art. 24, traced on `streets.geojson`) | as streets |
 
-Streets: {features_in:,} features in ({unnamed} unnamed: drawn, with `name` "", never searched), {vertices_in:,} vertices in; {streets_out:,} named
-streets out, {vertices_out:,} vertices. Each street of the source is drawn as its two block edges about 9 m apart:
+Streets: {features_in:,} features in ({unnamed} unnamed: drawn, with `name` "", never searched), {vertices_in:,} vertices in; {streets_out:,} features
+out (one per name; the unnamed roads together in one), {vertices_out:,} vertices. Each street of the source is drawn as its two block edges about 9 m apart:
 **one edge is kept** (parts longest first; a part lying for {share:.0%} of its length within {pair:.0f} m of a kept part
 is the opposite edge and dropped), then simplified (Douglas-Peucker, {simplify} m) and rounded to 1e-5 degrees. The
 kept edge lies about 4-5 m off the street's axis, under the drawing width of a line on the map.
