@@ -66,7 +66,7 @@ def main(n: int = 400) -> None:
     queries = (queries * (n // len(queries) + 1))[:n]
     lons = np.random.default_rng(1987).uniform(-42.40, -42.33, n)
     lats = np.random.default_rng(1988).uniform(-21.16, -21.10, n)
-    points = [(float(x), float(y)) for x, y in zip(lons, lats) if shapely.contains_xy(gaz.municipality, x, y)]
+    points = [(float(x), float(y)) for x, y in zip(lons, lats, strict=True) if shapely.contains_xy(gaz.municipality, x, y)]
 
     def naive_search(q: str):
         key = " ".join(fold(q).split())

@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import shapely
-from shapely.geometry import LineString, MultiLineString, mapping, shape
+from shapely.geometry import LineString, MultiLineString, shape
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
