@@ -12,7 +12,8 @@ import json
 from functools import lru_cache
 
 from django.http import HttpResponse
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from rest_framework import serializers
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -22,9 +23,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from backend.trips.models import Passenger
 from zones.gazetteer import MAX_QUERY_CHARS, MAX_RESULTS, STREETS_FILE, AddressError, default_gazetteer
-
-from .models import Passenger
 
 PASSENGER_SCHEME = b"passageiro"
 

@@ -1,8 +1,8 @@
-"""The websocket protocol, version 1.1: every message schema in one place (docs/dispatch-protocol.md).
+"""What clients may send, protocol version 1.2: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
 
 Every frame is a JSON object with a ``type``. ``parse`` turns a frame into
 ``(type, data)`` or raises :class:`ProtocolError`, which the consumer sends
-back as an ``error`` frame; the connection stays open.
+back as an ``error`` frame (``dispatch.wire.error``); the connection stays open.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ import json
 from datetime import timedelta
 
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from backend.api.fields import AwareDateTimeField
 from zones.boundary import inside_municipality, outside_reason
 
-from backend.tariffs.api.serializers import AwareDateTimeField
-
-VERSION = (1, 1)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 
@@ -27,11 +27,6 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code, self.message, self.fields = code, str(message), fields or {}
 
-    def frame(self) -> dict:
-        body = {"type": "error", "code": self.code, "message": self.message}
-        if self.fields:
-            body["fields"] = self.fields
-        return body
 
 
 class Point(serializers.Serializer):
@@ -76,12 +71,22 @@ class Fix(serializers.Serializer):
     accuracy_m = serializers.FloatField(min_value=0, required=False, allow_null=True)
 
 
+CLOCK_SKEW = timedelta(minutes=5)  # a phone's clock may run this far ahead of the server's
+
+
+def _no_future_fix(trace: list[dict]) -> None:
+    """A fix later than now would make the server's meter charge time that has not passed (bounded work)."""
+    if trace and max(f["t"] for f in trace) > timezone.now() + CLOCK_SKEW:
+        raise serializers.ValidationError({"trace": [_("Um ponto do trajeto está no futuro.")]})
+
+
 class RideComplete(RideId):
     meter_total = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     trace = Fix(many=True, max_length=10000)  # 5.5 h at one fix every 2 s
 
-
-CLOCK_SKEW = timedelta(minutes=5)  # a phone's clock may run this far ahead of the server's
+    def validate(self, data):
+        _no_future_fix(data["trace"])
+        return data
 
 
 class StreetTripComplete(serializers.Serializer):
@@ -94,6 +99,7 @@ class StreetTripComplete(serializers.Serializer):
     trace = Fix(many=True, min_length=1, max_length=10000)  # the first fix is the pickup, the last the drop-off
 
     def validate(self, data):
+        _no_future_fix(data["trace"])
         stopped = data["stopped_at"] or max(f["t"] for f in data["trace"])
         if stopped < data["started_at"]:
             raise serializers.ValidationError({"stopped_at": [_("O fim da corrida é anterior ao início.")]})
@@ -148,6 +154,9 @@ def position(frame: dict) -> dict:
     return values
 
 
+position.fields = {"lat": "number", "lon": "number", "accuracy?": "number, metres"}  # for the protocol document
+
+
 # What each role may send, and the schema of each message.
 INBOUND = {
     "driver": {
@@ -182,7 +191,7 @@ def parse(role: str, text: str | None) -> tuple[str, dict]:
     try:
         frame = json.loads(text)
     except ValueError:
-        raise ProtocolError("malformed_json", _("JSON inválido."))
+        raise ProtocolError("malformed_json", _("JSON inválido.")) from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
     schema = INBOUND[role].get(frame["type"])

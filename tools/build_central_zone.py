@@ -34,7 +34,7 @@ from shapely.ops import nearest_points
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from zones.gazetteer import LANDMARKS_FILE, STREETS_FILE, _KX, _KY  # noqa: E402
+from zones.gazetteer import _KX, _KY, LANDMARKS_FILE, STREETS_FILE  # noqa: E402
 
 OUT = ROOT / "zones" / "data" / "central_zone.geojson"
 

@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from dispatch.models import Passenger
+from backend.trips.models import Passenger
 
 pytestmark = pytest.mark.django_db
 

@@ -143,56 +143,6 @@ def test_reconnecting_mid_offer_restores_it(platform):
     run(scenario())
 
 
-def test_bad_frames_get_error_frames_and_floods_a_policy_close(platform):
-    world, port = platform.world, platform.ports[0]
-
-    async def scenario():
-        d = await driver(port, world["cabs"][2]["token"])
-        await d.recv_until("snapshot")
-        await d.ws.send("{not json")
-        assert (await d.recv_until("error"))["code"] == "malformed_json"
-        await d.send(type="teleport")
-        assert (await d.recv_until("error"))["code"] == "unknown_type"
-        await d.send(type="position", lat=200, lon="x")
-        error = await d.recv_until("error")
-        assert error["code"] == "invalid" and {"lat", "lon"} <= set(error["fields"])
-        await d.ws.send('{"type": "ping", "pad": "' + "x" * (1024 * 1024 + 10) + '"}')
-        assert (await d.recv_until("error"))["code"] == "too_large"
-        await d.send(type="offer_accept", offer_id=999999)
-        assert (await d.recv_until("error"))["code"] == "offer_gone"
-        await d.send(type="ping")
-        await d.recv_until("pong")  # still connected and served
-        for _ in range(200):
-            await d.send(type="ping")
-        await d.recv_until("error", where=lambda m: m["code"] == "flood")
-        await asyncio.wait_for(d.ws.wait_closed(), 5)
-        assert d.ws.close_code == 4008  # policy close (1008 is reserved to the protocol layer in Daphne)
-
-    run(scenario())
-
-
-def test_a_driver_without_a_token_is_refused_and_a_passenger_cannot_cancel_anothers_ride(platform):
-    from websockets.exceptions import InvalidStatus
-
-    world, port = platform.world, platform.ports[0]
-    lat, lon = world["centre"]
-
-    async def scenario():
-        with pytest.raises(InvalidStatus):
-            await driver(port, "wrong-token")
-        mine = await passenger(port, world["passenger_token"])
-        await mine.send(type="ride_request", pickup={"lat": lat - 0.02, "lon": lon - 0.02})
-        ride = (await mine.recv_until("ride_update"))["ride"]
-        other = await passenger(port, world["other_passenger_token"])
-        await other.send(type="ride_cancel", ride_id=ride["id"])
-        assert (await other.recv_until("error"))["code"] == "not_your_ride"
-        await mine.send(type="ride_cancel", ride_id=ride["id"])
-        await mine.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "cancelled")
-        await mine.close(), await other.close()
-
-    run(scenario())
-
-
 @pytest.mark.article("Art. 54, b")
 def test_a_suspended_cab_gets_nothing(platform):
     import json
@@ -258,5 +208,60 @@ def test_operator_sees_cabs_and_assigns_by_hand(platform):
         await o.send(type="ride_cancel", ride_id=created["ride_id"])
         await d.recv_until("offer_closed")
         await o.close(), await d.close()
+
+    run(scenario())
+
+
+def _in_platform(platform, code: str) -> None:
+    """Run ``code`` in a separate Django process on the platform's database (not through the Daphne processes)."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    subprocess.run([sys.executable, "-c", "import django\ndjango.setup()\n" + code], cwd=ROOT, env=platform.env,
+                   check=True, capture_output=True, text=True, timeout=60)
+
+
+RAW_SQL_SUSPENSION = """
+from datetime import timedelta
+from django.db import connection
+from django.utils import timezone
+today = timezone.localdate()
+with connection.cursor() as cursor:
+    cursor.execute("INSERT INTO registry_suspension (permit_id, starts_on, ends_on, reason) "
+                   "VALUES (%s, %s, %s, 'SQL')", [{permit_id}, today - timedelta(days=1), today + timedelta(days=3)])
+"""
+
+ADMIN_SUSPENSION = """
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+today = timezone.localdate()
+admin, _ = get_user_model().objects.get_or_create(username="dimutran-e2e", defaults={{"is_staff": True, "is_superuser": True}})
+client = Client()
+client.force_login(admin)
+response = client.post("/admin/registry/suspension/add/", {{"permit": {permit_id}, "starts_on": today - timedelta(days=1),
+                       "ends_on": today + timedelta(days=3), "reason": "pelo admin"}})
+assert response.status_code == 302, response.content.decode()[:2000]
+"""
+
+
+@pytest.mark.article("Art. 54, b")
+@pytest.mark.parametrize("writer, n", [(RAW_SQL_SUSPENSION, 0), (ADMIN_SUSPENSION, 1)], ids=["raw_sql", "admin"])
+def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n):
+    """Whatever writes the suspension, the triggers forget the cab's facts and the background tick tells it."""
+    world, port = platform.world, platform.ports[0]
+    cab = world["cabs"][n]
+
+    async def scenario():
+        d = await driver(port, cab["token"])
+        await d.recv_until("snapshot")
+        await asyncio.to_thread(_in_platform, platform, writer.format(permit_id=cab["permit_id"]))
+        told = await d.recv_until("suspended")
+        assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
+        await asyncio.wait_for(d.ws.wait_closed(), 5)
+        assert d.ws.close_code == 4008
 
     run(scenario())

@@ -6,21 +6,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import Point, shape
 
+from tools.build_central_zone import TRACE
 from zones import Zone, ZoneClassifier, default_classifier, load_default_polygons
 from zones.classify import CENTRAL_CODE, OUTSIDE_CODE, PERIPHERAL_CODE
-from zones.geojson import CENTRAL_ZONE_FILE
 from zones.gazetteer import STREETS_FILE
+from zones.geojson import CENTRAL_ZONE_FILE
 from zones.geometry import distance_metres
-from shapely.geometry import shape
-from tools.build_central_zone import TRACE
 
 DATA = Path(__file__).resolve().parents[2] / "zones" / "data"
-REFERENCE_POINTS = Path("/work/shared/data/geo/muriae_pontos_centro.geojson")
+REFERENCE_POINTS = Path(__file__).resolve().parent / "data" / "muriae_pontos_centro.geojson"  # shipped (data/README.md)
 
-# Items of Art. 24 for which geocoded points exist (copied from the reference file so the test
-# does not depend on /work/shared being mounted).
+# Items of Art. 24 for which geocoded points exist (copied from the reference file).
 CENTRAL_STREET_POINTS = [
     ("Praça Cel. Pacheco de Medeiros (Câmara)", -42.36757, -21.1311092),
     ("Rua Cel. Domiciano, 26", -42.3675184, -21.1313751),
@@ -69,7 +67,6 @@ def test_addresses_on_named_central_streets_are_at_most_a_geocode_error_from_the
 
 
 @pytest.mark.article("Art. 24")
-@pytest.mark.skipif(not REFERENCE_POINTS.exists(), reason="reference geodata not mounted")
 def test_every_reference_point_on_a_named_street_is_within_a_geocode_error(clf):
     central, _ = load_default_polygons()
     features = json.loads(REFERENCE_POINTS.read_text("utf-8"))["features"]
