@@ -117,15 +117,19 @@
     function drawLabels() {
       labels.clearLayers();
       if (!layers.streets || map.getZoom() < 16) return;
-      var view = map.getBounds(), shown = 0, seen = {};
+      var view = map.getBounds(), middle = map.getCenter(), found = [], seen = {};
       layers.streets.eachLayer(function (line) {
         var name = line.feature.properties.name;
-        if (!name || seen[name] || shown >= 60 || !view.intersects(line.getBounds())) return;
+        if (!name || seen[name] || !view.intersects(line.getBounds())) return;
         var centre = line.getCenter();
         if (!view.contains(centre)) return;
-        seen[name] = true; shown += 1;
+        seen[name] = true;
+        found.push({ name: name, at: centre, d: middle.distanceTo(centre) });
+      });
+      found.sort(function (a, b) { return a.d - b.d; }); // at most 60 names, the nearest the middle first
+      found.slice(0, 60).forEach(function (f) {
         L.tooltip({ permanent: true, direction: "center", className: "street-label", interactive: false })
-          .setLatLng(centre).setContent(tip(name)).addTo(labels);
+          .setLatLng(f.at).setContent(tip(f.name)).addTo(labels);
       });
     }
     map.on("moveend zoomend", drawLabels);
