@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "backend.enforcement",
     "backend.statements",
     "backend.trips",
+    "backend.notices",
+    "backend.scheduler",
     "dispatch",
 ]
 

@@ -116,12 +116,15 @@ def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
     return told
 
 
-def rank_check_in(permit_id: int, rank_id: int) -> dict:
-    """Check the cab in at a rank (Art. 22; visitors per Art. 27, §3) and give its place in the queue."""
+def rank_check_in(permit_id: int, rank_id: int, position: tuple[float, float] | None = None) -> dict:
+    """Check the cab in at a rank where its last GPS fix shows it (Art. 9, V; Art. 22; visitors per Art. 27, §3)
+    and give its place in the queue."""
     rank = Rank.objects.filter(pk=rank_id).first()
     if rank is None:
         raise DispatchError("unknown_rank", _("Ponto inexistente."))
-    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank)
+    if position is None:  # no fix on this connection yet: the last one flushed to the cab's row
+        position = Cab.objects.filter(permit_id=permit_id, lat__isnull=False).values_list("lat", "lon").first()
+    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank, position=position)
     position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
     return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
 
