@@ -24,6 +24,7 @@ from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import record_finished_trip
 from taxilaw.geodesy import distance_m
+from zones.gazetteer import AddressError, default_gazetteer
 
 from . import events, snapshots, wire
 from .choosing import Choice, choose
@@ -142,6 +143,16 @@ def passenger_by_token(token: str) -> Passenger | None:
     return Passenger.objects.filter(token=token).first()
 
 
+def _address(point: dict) -> str:
+    """The address typed, else "Rua X, bairro Y" of the nearest street (the driver's offer shows it)."""
+    if point.get("address"):
+        return point["address"]
+    try:
+        return default_gazetteer().reverse(point["lon"], point["lat"]).address
+    except AddressError:  # outside: the protocol refuses such places; a direct caller gets no address
+        return ""
+
+
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
                  caller_name: str = "", caller_phone: str = "") -> Ride:
     """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
@@ -161,10 +172,10 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             created_by="passenger" if passenger else "operator",
             pickup_lat=pickup["lat"],
             pickup_lon=pickup["lon"],
-            pickup_address=pickup.get("address", ""),
+            pickup_address=_address(pickup),
             destination_lat=destination["lat"] if destination else None,
             destination_lon=destination["lon"] if destination else None,
-            destination_address=destination.get("address", "") if destination else "",
+            destination_address=_address(destination) if destination else "",
             **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
         )
         if choice:

@@ -1,5 +1,11 @@
 from django.urls import path
 
+from .addresses import AddressReverseView, AddressSearchView, streets_geojson
 from .api import PassengerSignupView
 
-urlpatterns = [path("passengers/", PassengerSignupView.as_view(), name="passenger-signup")]
+urlpatterns = [
+    path("passengers/", PassengerSignupView.as_view(), name="passenger-signup"),
+    path("addresses/", AddressSearchView.as_view(), name="address-search"),
+    path("addresses/reverse/", AddressReverseView.as_view(), name="address-reverse"),
+    path("geo/streets.geojson", streets_geojson, name="geo-streets"),
+]

@@ -10,12 +10,15 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen
 
-from .session import Session, demo_offer
+from .navigation import default_navigator
+from .session import Session, _on_android, demo_offer
+from .streetmap import StreetMapWidget
 from .viewmodels.flag import DISPLAY
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -121,6 +124,9 @@ class MeterScreen(Screen):
 class OfferScreen(Screen):
     active = BooleanProperty(False)
     pickup = StringProperty("")
+    pickup_lat = NumericProperty(0.0)
+    pickup_lon = NumericProperty(0.0)
+    can_navigate = BooleanProperty(False)
     distance = StringProperty("")
     countdown = StringProperty("")
     progress = NumericProperty(0)
@@ -134,6 +140,9 @@ class OfferScreen(Screen):
         o = s.offer
         self.active, self.pickup, self.distance = o.active, o.pickup_text, o.distance_text
         self.countdown, self.progress = o.countdown_text, o.progress
+        point = o.pickup_point
+        self.can_navigate = point is not None
+        self.pickup_lat, self.pickup_lon = (point[0], point[1]) if point else (0.0, 0.0)
         self.outcome = "" if o.active else self.OUTCOMES.get(o.outcome, "")
 
 
@@ -188,10 +197,12 @@ class DriverApp(App):
         super().__init__(**kw)
         self.session = session
         self.tick_s = tick_s
+        self.navigator = default_navigator(_on_android())
 
     # -- building -----------------------------------------------------------------------
 
     def build(self):
+        Factory.register("StreetMapWidget", cls=StreetMapWidget)
         for name in KV_FILES:
             Builder.load_file(str(KV_DIR / name))
         root = RootLayout()
@@ -300,6 +311,9 @@ class DriverApp(App):
 
     def offer_decline(self) -> None:
         self.session.offer.decline()
+
+    def navigate_to_pickup(self) -> bool:
+        return self.session.offer.navigate(self.navigator)
 
     def on_pause(self) -> bool:  # Android: keep the trip; the state is saved
         self.session.meter.save()
