@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("me/pix-key/", api.MyPixKeyView.as_view(), name="my-pix-key"),
+    path("rides/<int:ride_id>/pix/", api.RidePixView.as_view(), name="ride-pix"),
+    path("rides/<int:ride_id>/payment/", api.RidePaymentView.as_view(), name="ride-payment"),
+]
