@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -104,7 +105,7 @@ class RidePixView(APIView):
         ride = _visible_ride(request, ride_id)
         charge = services.pix_charge(ride)
         if charge is None:
-            raise NotFound(detail="Sem chave Pix cadastrada para quem recebe esta corrida, ou corrida sem tarifa.")
+            raise NotFound(detail=_("Sem chave Pix cadastrada para quem recebe esta corrida, ou corrida sem tarifa."))
         return Response(charge.as_dict())
 
 
@@ -118,13 +119,15 @@ class RidePaymentView(APIView):
     def get(self, request, ride_id: int):
         body = snapshot.payment(_visible_ride(request, ride_id))
         if body is None:
-            raise NotFound(detail="Pagamento ainda não registrado.")
+            raise NotFound(detail=_("Pagamento ainda não registrado."))
         return Response(body)
 
     @extend_schema(request=PaymentRequest, responses={201: PaymentView})
     def post(self, request, ride_id: int):
+        person = _person(request)
+        get_object_or_404(Ride, pk=ride_id, driver=person)  # another driver's ride does not exist for this one
         body = PaymentRequest(data=request.data)
         body.is_valid(raise_exception=True)
-        payment = services.record_payment(ride_id, _person(request), body.validated_data["method"],
+        payment = services.record_payment(ride_id, person, body.validated_data["method"],
                                           card_machine=body.validated_data["card_machine"])
         return Response(snapshot.payment(payment.ride), status=status.HTTP_201_CREATED)
