@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from backend.tariffs.api.serializers import AwareDateTimeField
 
-VERSION = (1, 1)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 

@@ -245,3 +245,8 @@ def qr_svg(payload: str, scale: int = 4) -> str:
     out = io.BytesIO()
     segno.make_qr(payload, error="m").save(out, kind="svg", scale=scale, border=4, xmldecl=False)
     return out.getvalue().decode("utf-8")
+
+
+def qr_data_uri(payload: str) -> str:
+    """The QR code of ``payload`` as an SVG ``data:`` URI, for an ``<img src>`` (no markup inserted in the page)."""
+    return segno.make_qr(payload, error="m").svg_data_uri(scale=4, border=4)

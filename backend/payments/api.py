@@ -78,6 +78,21 @@ class MyPixKeyView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class MyPixTermsView(APIView):
+    """Whose Pix key receives the fares the logged-in driver drives now (the authorization's term)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=inline_serializer("PixTerms", {
+        "key": serializers.CharField(allow_null=True), "receiver": serializers.CharField(),
+        "city": serializers.CharField(), "receiver_is_holder": serializers.BooleanField()}))
+    def get(self, request):
+        terms = services.pix_terms(_person(request))
+        if terms is None:
+            raise NotFound(detail=_("Você não conduz nenhum táxi agora."))
+        return Response(terms)
+
+
 def _visible_ride(request, ride_id: int) -> Ride:
     """The ride if the caller may see it: staff, its driver, its permit's holder, or its passenger (token)."""
     rides = Ride.objects.select_related("permit", "permit__holder", "driver")

@@ -52,6 +52,23 @@ def pix_receiver_of(ride: Ride) -> Person:
     return ride.driver
 
 
+def pix_terms(person: Person) -> dict | None:
+    """The Pix key that receives the fares ``person`` drives now, for the app to build BR Codes offline."""
+    from backend.registry.selectors import driven_permit
+
+    permit, role = driven_permit(person)
+    if permit is None:
+        return None
+    receiver = person
+    aux = (Auxiliary.objects.filter(permit=permit, person=person, status=Auxiliary.Status.ACTIVE).first()
+           if permit.holder_id != person.pk else None)
+    if aux is not None and aux.pix_receiver == PIX_TO_HOLDER and permit.holder_id:
+        receiver = permit.holder
+    key = PixKey.objects.filter(person=receiver).first()
+    return {"key": key.key if key else None, "receiver": receiver.full_name, "city": MERCHANT_CITY,
+            "receiver_is_holder": receiver.pk == permit.holder_id}
+
+
 @dataclass(frozen=True)
 class PixCharge:
     """The static Pix of a ride's fare: the BR Code (the "Pix copia e cola") and who receives it."""

@@ -20,7 +20,7 @@ def txid(ride_id: int) -> str:
 def payment(ride) -> dict | None:
     """``{method, method_display, collector, receiver, amount, pix?}`` of a completed ride, or ``None``.
 
-    ``pix`` is the BR Code (the "Pix copia e cola") of a fare paid by Pix.
+    ``pix`` is the BR Code (the "Pix copia e cola") of a fare paid by Pix, ``pix_qr`` its QR code (SVG data URI).
     """
     if ride.status != RideStatus.COMPLETED:
         return None
@@ -33,4 +33,5 @@ def payment(ride) -> dict | None:
     if paid.method == METHOD_PIX:
         body["pix"] = pix.static_pix(paid.pix_key, paid.receiver.full_name, MERCHANT_CITY, paid.amount,
                                      txid=txid(ride.pk))
+        body["pix_qr"] = pix.qr_data_uri(body["pix"])
     return body

@@ -150,3 +150,14 @@ def test_the_passenger_reads_the_payment_with_their_token(keyed, user_for):
     assert body["method_display"] == "Pix" and pix.parse(body["pix"])["54"] == "18.50"
     assert anonymous.get(f"/api/rides/{done.pk}/payment/", HTTP_X_PASSENGER_TOKEN="x" * 40).status_code == 404
     assert anonymous.get(f"/api/rides/{done.pk}/payment/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_app_learns_whose_key_receives_its_fares(keyed, user_for):
+    permit, holder, aux = keyed
+    client = user_for(aux)
+    terms = client.get("/api/me/pix-terms/").json()
+    assert (terms["key"], terms["receiver"], terms["receiver_is_holder"]) == ("+5532999991234", aux.full_name, False)
+    Auxiliary.objects.filter(permit=permit, person=aux).update(pix_receiver="holder")
+    terms = client.get("/api/me/pix-terms/").json()
+    assert (terms["key"], terms["receiver"], terms["receiver_is_holder"]) == ("11222333000181", holder.full_name, True)
