@@ -154,6 +154,8 @@ def settlement_lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
 def payment_text(entry: StatementRide) -> str:
     """"Pix (recebido pelo permissionário)": how the fare was paid and which partner received it."""
     method = entry.get_method_display()
+    if entry.method == METHOD_UNRECORDED:
+        return _("não informado (em mãos do motorista)")
     if not entry.collector:
         return method
     return _("%(method)s (recebido pelo %(party)s)") % {"method": method, "party": entry.get_collector_display()}
@@ -168,11 +170,18 @@ def disagreement_text(entry: StatementRide) -> str:
 
 
 def ride_rows(statement: WeeklyStatement) -> list[dict]:
-    """The statement's rides as lines: time, fare, origin, payment, any meter disagreement, late or not."""
+    """The statement's rides as lines: time, fare, origin, payment, any meter disagreement, late or not.
+
+    ``payment_short`` and ``recomputed`` are the narrow forms of the PDF's table."""
     return [{
         "ride": entry.ride_id, "time": f"{timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}",
         "fare": brl(entry.fare), "origin": entry.get_origin_display() if entry.origin else "—",
         "payment": payment_text(entry), "disagreement": disagreement_text(entry), "late": entry.late,
+        "payment_short": (f"{entry.get_method_display()} ({entry.get_collector_display()})" if entry.collector
+                          else entry.get_method_display()),
+        "recomputed": (_("%(server)s (diverge)") % {"server": brl(entry.server_total)}
+                       if entry.meter_disagreement and entry.server_total is not None
+                       else (_("diverge") if entry.meter_disagreement else "—")),
     } for entry in statement.ride_lines]
 
 
@@ -362,8 +371,9 @@ def statement_pdf(statement: WeeklyStatement) -> bytes:
         pdf.ln(4)
         pdf.set_font(FONT, "B", 11)
         pdf.multi_cell(width, 7, _("Corridas"), new_x="LMARGIN", new_y="NEXT")
-        heads = (_("Nº"), _("Concluída em"), _("Tarifa"), _("Origem"), _("Pagamento"), _("Taxímetro"))
-        widths = [w * width for w in (0.08, 0.19, 0.13, 0.14, 0.28, 0.18)]
+        heads = (_("Nº"), _("Concluída em"), _("Tarifa"), _("Origem"), _("Pagamento (quem recebeu)"),
+                 _("Recálculo (Art. 43)"))
+        widths = [w * width for w in (0.07, 0.19, 0.11, 0.13, 0.30, 0.20)]
         pdf.set_font(FONT, "B", 8)
         for head, w in zip(heads, widths):
             pdf.cell(w, 6, head, border="B")
@@ -371,7 +381,7 @@ def statement_pdf(statement: WeeklyStatement) -> bytes:
         pdf.set_font(FONT, "", 8)
         for r in rides:
             late = " " + _("(ajuste)") if r["late"] else ""
-            cells = (str(r["ride"]), r["time"] + late, r["fare"], r["origin"], r["payment"], r["disagreement"] or "—")
+            cells = (str(r["ride"]), r["time"] + late, r["fare"], r["origin"], r["payment_short"], r["recomputed"])
             for cell, w in zip(cells, widths):
                 pdf.cell(w, 6, cell, border="B")
             pdf.ln()

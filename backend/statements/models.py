@@ -237,7 +237,7 @@ class StatementRide(WrittenOnce, models.Model):
         CASH = METHOD_CASH, _("dinheiro")
         PIX = METHOD_PIX, _("Pix")
         CARD = METHOD_CARD, _("cartão")
-        UNRECORDED = METHOD_UNRECORDED, _("não informado (em mãos do motorista)")
+        UNRECORDED = METHOD_UNRECORDED, _("não informado")
 
     class Collector(models.TextChoices):
         AUXILIARY = PARTY_AUXILIARY, _("auxiliar")

@@ -4,6 +4,7 @@ Lei 1.242/1987 Art. 43 (the fare is the meter's total) and Art. 1, §3-§6 (the 
 received each fare); docs/payments.md.
 """
 
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -161,3 +162,41 @@ def test_the_app_learns_whose_key_receives_its_fares(keyed, user_for):
     Auxiliary.objects.filter(permit=permit, person=aux).update(pix_receiver="holder")
     terms = client.get("/api/me/pix-terms/").json()
     assert (terms["key"], terms["receiver"], terms["receiver_is_holder"]) == ("11222333000181", holder.full_name, True)
+
+
+@pytest.mark.django_db
+@pytest.mark.article("Art. 1, §3", "Art. 43")
+def test_the_closed_statement_lists_its_rides_and_settles_the_week_in_every_document(keyed, user_for, tmp_path):
+    import shutil
+    import subprocess
+
+    from backend.statements import documents
+
+    permit, holder, aux = keyed
+    client = user_for(aux)
+    by_pix = ride(permit, aux, "40.00", local(MONDAY, 9))
+    on_card = ride(permit, aux, "60.00", local(MONDAY + timedelta(days=1), 18))
+    on_card.server_total, on_card.meter_disagreement = Decimal("52.10"), True
+    on_card.save(update_fields=["server_total", "meter_disagreement"])
+    ride(permit, aux, "5.00", local(MONDAY + timedelta(days=2), 7))  # never paid: in the driver's hand
+    assert pay(client, by_pix.pk, "pix").status_code == 201
+    assert pay(client, on_card.pk, "card", card_machine="holder").status_code == 201
+    services.close_week(MONDAY, now=AFTER_WEEK)
+    closed = statement(permit, aux)
+    # gross 105,00: the auxiliary's 26,25; he received 45,00 (Pix 40,00 + 5,00 unrecorded): he pays 18,75
+    lines = dict(documents.lines(closed))
+    assert lines["Recebido pelo auxiliar"] == "R$ 45,00 (Pix R$ 40,00; não informado R$ 5,00)"
+    assert lines["Recebido pelo permissionário"] == "R$ 60,00 (cartão R$ 60,00)"
+    assert lines["Acerto da semana"] == f"{aux.full_name} paga R$ 18,75 a {holder.full_name}"
+    rows = documents.ride_rows(closed)
+    assert [r["payment"] for r in rows] == ["Pix (recebido pelo auxiliar)", "cartão (recebido pelo permissionário)",
+                                           "não informado (em mãos do motorista)"]
+    assert rows[1]["disagreement"] == "taxímetro R$ 60,00; recálculo R$ 52,10" and rows[1]["recomputed"] == "R$ 52,10 (diverge)"
+    body = client.get(f"/api/statements/{closed.pk}/").json()
+    assert body["settlement"]["amount"] == "18.75" and body["transfer_label"] == lines["Acerto da semana"]
+    assert [r["method"] for r in body["ride_lines"]] == ["pix", "card", "unrecorded"]
+    pdf = tmp_path / "statement.pdf"
+    pdf.write_bytes(documents.statement_pdf(closed))
+    assert shutil.which("pdftotext"), "poppler-utils is needed (Makefile SYSTEM_PACKAGES)"
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "paga R$ 18,75" in text and "R$ 52,10 (diverge)" in text and "cartão (permissionário)" in text

@@ -113,7 +113,7 @@ def test_csv_download(fleet, user_for):
     assert [r["linha"] for r in rows] == ["semana", "corrida"] + ["acerto"] * 9
     row, ride_row = rows[:2]
     assert (ride_row["corrida_tarifa"], ride_row["corrida_origem"], ride_row["corrida_pagamento"]) == (
-        "100,00", "central", "não informado (em mãos do motorista)")
+        "100,00", "central", "não informado")
     assert (rows[-1]["acerto_descricao"], rows[-1]["acerto_valor"]) == (
         f"{fleet['y'].full_name} paga R$ 70,00 a {fleet['a'].holder.full_name}", "70,00")
     assert row["permissao"] == fleet["a"].number and row["motorista"] == fleet["y"].full_name

@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='statementride',
             name='method',
-            field=models.CharField(choices=[('cash', 'dinheiro'), ('pix', 'Pix'), ('card', 'cartão'), ('unrecorded', 'não informado (em mãos do motorista)')], default='unrecorded', max_length=10, verbose_name='forma de pagamento'),
+            field=models.CharField(choices=[('cash', 'dinheiro'), ('pix', 'Pix'), ('card', 'cartão'), ('unrecorded', 'não informado')], default='unrecorded', max_length=10, verbose_name='forma de pagamento'),
         ),
         migrations.AddField(
             model_name='statementride',
