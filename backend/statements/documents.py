@@ -375,14 +375,14 @@ def statement_pdf(statement: WeeklyStatement) -> bytes:
                  _("Recálculo (Art. 43)"))
         widths = [w * width for w in (0.07, 0.19, 0.11, 0.13, 0.30, 0.20)]
         pdf.set_font(FONT, "B", 8)
-        for head, w in zip(heads, widths):
+        for head, w in zip(heads, widths, strict=True):
             pdf.cell(w, 6, head, border="B")
         pdf.ln()
         pdf.set_font(FONT, "", 8)
         for r in rides:
             late = " " + _("(ajuste)") if r["late"] else ""
             cells = (str(r["ride"]), r["time"] + late, r["fare"], r["origin"], r["payment_short"], r["recomputed"])
-            for cell, w in zip(cells, widths):
+            for cell, w in zip(cells, widths, strict=True):
                 pdf.cell(w, 6, cell, border="B")
             pdf.ln()
     pdf.ln(4)

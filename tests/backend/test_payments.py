@@ -24,7 +24,7 @@ AUX_PHONE = "(32) 99999-1234"
 
 
 @pytest.fixture
-def keyed(cab_with_aux):
+def keyed(cab_with_aux):  # noqa: F811 (the imported fixture)
     permit, holder, aux = cab_with_aux
     register_pix_key(holder, "cnpj", HOLDER_KEY)
     register_pix_key(aux, "phone", AUX_PHONE)
