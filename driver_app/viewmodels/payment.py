@@ -2,9 +2,9 @@
 
 The fare is the meter's total (Art. 43). The BR Code is built here, offline too, with ``taxilaw.pix`` on the
 key the authorization names (``pix_terms``, cached in ``pix_terms.json`` at login); the method goes to
-``payment_queue.json`` and is sent (``POST /api/rides/<id>/payment/``) once the ride has a number on the
-server: at once for a dispatched ride, after the central recorded it for a street or ponto trip
-(:meth:`PaymentViewModel.on_trip_confirmed`). A refusal is shown and the entry dropped; offline it waits.
+``payment_queue.json`` and is sent (``POST /api/rides/<id>/payment/``) once the central has recorded the trip
+(:meth:`PaymentViewModel.on_trip_confirmed`: a dispatched ride completed, a street or ponto trip given its
+number), since only a completed ride can be paid. A refusal is shown and the entry dropped; offline it waits.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class PaymentViewModel(Observable):
         self.method: Optional[str] = None
         self.pix_payload = ""
         self.message = ""
-        self.numbered: dict[str, int] = {}  # trip_id -> ride number, for trips the central recorded first
+        self.numbered: dict[str, int] = {}  # trip_id -> ride number of the trips the central recorded
 
     # -- terms ----------------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ class PaymentViewModel(Observable):
                                               self.terms.get("city", "MURIAE"), self.fare, txid=txid)
         self.method = method
         self.queue.append({"trip_id": self.trip_id, "ride_id": self.ride_id, "method": method,
-                           "card_machine": card_machine})
+                           "card_machine": card_machine, "recorded": self.trip_id in self.numbered})
         self.store.save(QUEUE_FILE, self.queue)
         self.message = ""
         self.flush()
@@ -101,16 +101,16 @@ class PaymentViewModel(Observable):
         if self.trip_id == trip.get("trip_id") and not self.ride_id:
             self.ride_id = ride_id
         for entry in self.queue:
-            if entry["trip_id"] == trip.get("trip_id") and not entry.get("ride_id"):
-                entry["ride_id"] = ride_id
+            if entry["trip_id"] == trip.get("trip_id"):
+                entry["ride_id"], entry["recorded"] = entry.get("ride_id") or ride_id, True
         self.store.save(QUEUE_FILE, self.queue)
         self.flush()
 
     def flush(self) -> int:
-        """Send every queued payment whose ride has a number; returns how many left the queue."""
+        """Send every queued payment whose trip the central recorded; returns how many left the queue."""
         sent = 0
         for entry in list(self.queue):
-            if not entry.get("ride_id"):
+            if not (entry.get("ride_id") and entry.get("recorded")):
                 continue
             try:
                 self.payments.record(self.token() or "", int(entry["ride_id"]), entry["method"],

@@ -8,6 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from backend.payments.models import PixKey, RidePayment
@@ -200,3 +201,37 @@ def test_the_closed_statement_lists_its_rides_and_settles_the_week_in_every_docu
     assert shutil.which("pdftotext"), "poppler-utils is needed (Makefile SYSTEM_PACKAGES)"
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "paga R$ 18,75" in text and "R$ 52,10 (diverge)" in text and "cartão (permissionário)" in text
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.article("Art. 43")
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs row locks across connections (PostgreSQL); CI runs it there")
+def test_two_recordings_at_once_one_wins_the_other_is_told(working_cab, make_person):
+    import threading
+
+    from backend.api_errors import LawViolation
+    from backend.payments.services import record_payment
+
+    permit = working_cab()
+    driver = permit.holder
+    done = ride(permit, driver, "30.00", local(MONDAY, 9))
+    barrier = threading.Barrier(4)
+    outcomes = []
+
+    def record(method):
+        try:
+            barrier.wait()
+            record_payment(done.pk, driver, method)
+            outcomes.append("recorded")
+        except LawViolation as refusal:
+            outcomes.append(refusal.reasons[0]["code"])
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=record, args=(m,)) for m in ("cash", "card", "cash", "card")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["payment_already_recorded"] * 3 + ["recorded"]
+    assert RidePayment.objects.filter(ride=done).count() == 1

@@ -26,7 +26,7 @@ def make(store, payments=None):
 @pytest.mark.article("Art. 43")
 def test_pix_shows_the_fare_on_the_receivers_key_and_the_qr_decodes(store):
     vm, payments = make(store)
-    vm.begin(Decimal("23.40"), "trip-1", ride_id=41)
+    vm.begin(Decimal("23.40"), "trip-1", ride_id=41)  # a dispatched ride: its number is known
     assert vm.pending and vm.method_text == "Como o passageiro vai pagar?" and vm.fare_text == "R$ 23,40"
     vm.choose("pix")
     fields = pix.parse(vm.pix_payload)
@@ -35,6 +35,8 @@ def test_pix_shows_the_fare_on_the_receivers_key_and_the_qr_decodes(store):
     assert vm.receiver_text == "Pix para José da Silva Pereira" and vm.method_text == "Pagamento: Pix"
     [decoded] = zxingcpp.read_barcodes(Image.open(io.BytesIO(vm.qr_png())).convert("L"))
     assert decoded.text == vm.pix_payload
+    assert not payments.recorded and len(vm.queue) == 1  # only a completed ride can be paid: wait for the central
+    vm.on_trip_confirmed({"trip_id": "trip-1", "ride_id": 41}, None)  # ride_complete answered
     assert payments.recorded == {41: {"method": "pix", "card_machine": "driver"}} and not vm.queue
 
 
@@ -62,6 +64,7 @@ def test_a_street_trip_waits_for_its_number_and_offline_for_the_network(store, t
 def test_refusals_are_shown_and_a_lost_answer_is_not_an_error(store):
     vm, payments = make(store)
     payments.recorded[5] = {"method": "cash"}  # sent before, the answer lost
+    vm.on_trip_confirmed({"trip_id": "t5", "ride_id": 5}, None)  # recorded by the central before the choice
     vm.begin(Decimal("8.00"), "t5", ride_id=5)
     vm.choose("cash")
     assert vm.message == "" and not vm.queue
