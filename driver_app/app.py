@@ -179,6 +179,7 @@ class PaymentScreen(Screen):
     method_text = StringProperty("")
     receiver = StringProperty("")
     payload = StringProperty("")
+    payload_lines = StringProperty("")  # the BR Code cut in lines: a Label wraps only at blanks
     message = StringProperty("")
     queue = StringProperty("")
     choosing = BooleanProperty(True)
@@ -192,6 +193,7 @@ class PaymentScreen(Screen):
         self.message, self.queue, self.choosing = p.message, p.queue_text, p.pending
         if p.pix_payload != self.payload:
             self.payload = p.pix_payload
+            self.payload_lines = "\n".join(p.pix_payload[i:i + 44] for i in range(0, len(p.pix_payload), 44))
             self.qr_texture = _png_texture(p.qr_png()) if p.pix_payload else None
 
 
@@ -336,6 +338,13 @@ class DriverApp(App):
         if self.session.payment is not None:
             self.session.payment.choose(method)
         self.refresh()
+
+    def copy_pix(self) -> None:
+        """The "Pix copia e cola" to the phone's clipboard, to paste in a message to the passenger."""
+        from kivy.core.clipboard import Clipboard
+
+        if self.session.payment is not None and self.session.payment.pix_payload:
+            Clipboard.copy(self.session.payment.pix_payload)
 
     def payment_done(self) -> None:
         if self.session.payment is not None:

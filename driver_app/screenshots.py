@@ -151,7 +151,7 @@ def main(out_dir: str) -> int:
         app.pay("pix")  # the payment screen opened when the trip ended: the passenger pays by Pix
         yield
         shot("payment_pix")
-        manifest["payment_pix"]["copia_e_cola"] = app.sm.current_screen.ids.payload.text
+        manifest["payment_pix"]["copia_e_cola"] = app.sm.current_screen.ids.payload.text.replace("\n", "")
         manifest["payment_pix"]["pix"] = session.payment.pix_payload
         app.payment_done()
         app.go("split")
