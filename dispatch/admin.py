@@ -1,6 +1,9 @@
 from django.contrib import admin
 
-from .models import Cab, Offer, Passenger, Ride
+from backend.trips.admin import RideAdmin
+from backend.trips.models import Ride
+
+from .models import Cab, Offer
 
 
 class OfferInline(admin.TabularInline):
@@ -11,13 +14,13 @@ class OfferInline(admin.TabularInline):
     can_delete = False
 
 
+# The trips app cannot know about offers (it never imports dispatch): its ride page gains them here.
+admin.site.unregister(Ride)
+
+
 @admin.register(Ride)
-class RideAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "passenger", "caller_name", "permit", "driver", "requested_at", "fare", "meter_disagreement", "escalated")
-    list_filter = ("status", "escalated", "meter_disagreement", "created_by")
-    date_hierarchy = "requested_at"
+class DispatchedRideAdmin(RideAdmin):
     inlines = [OfferInline]
-    readonly_fields = [f.name for f in Ride._meta.fields]
 
 
 @admin.register(Offer)
@@ -33,10 +36,3 @@ class OfferAdmin(admin.ModelAdmin):
 class CabAdmin(admin.ModelAdmin):
     list_display = ("permit", "driver", "status", "online", "zone", "position_at")
     list_filter = ("status", "online", "zone")
-
-
-@admin.register(Passenger)
-class PassengerAdmin(admin.ModelAdmin):
-    list_display = ("name", "phone", "created_at")
-    search_fields = ("name", "phone")
-    exclude = ("token",)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from backend.tariffs.api.serializers import AwareDateTimeField
+from backend.api.fields import AwareDateTimeField
 
 VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
@@ -182,7 +182,7 @@ def parse(role: str, text: str | None) -> tuple[str, dict]:
     try:
         frame = json.loads(text)
     except ValueError:
-        raise ProtocolError("malformed_json", _("JSON inválido."))
+        raise ProtocolError("malformed_json", _("JSON inválido.")) from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
     schema = INBOUND[role].get(frame["type"])

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.registry.models import Person
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 from taxilaw.split import PIX_RECEIVERS, PIX_TO_DRIVER
 
 from . import services, snapshot

@@ -59,7 +59,7 @@ class RidePayment(models.Model):
         AUXILIARY = PARTY_AUXILIARY, _("motorista auxiliar")
         HOLDER = PARTY_HOLDER, _("permissionário")
 
-    ride = models.OneToOneField("dispatch.Ride", on_delete=models.PROTECT, related_name="payment",
+    ride = models.OneToOneField("trips.Ride", on_delete=models.PROTECT, related_name="payment",
                                 verbose_name=_("corrida"))
     method = models.CharField(_("forma de pagamento"), max_length=8, choices=Method.choices)
     collector = models.CharField(_("parte que recebeu"), max_length=10, choices=Collector.choices)

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_noop
 
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Person
+from backend.trips.models import Ride, RideStatus
 from dispatch import events, snapshots
-from dispatch.models import Ride, RideStatus
 from taxilaw import pix
 from taxilaw.split import (
     METHOD_CARD, METHOD_PIX, PIX_TO_DRIVER, PIX_TO_HOLDER, check_payment, payment_collector,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
 
-from dispatch.models import RideStatus
+from backend.trips.models import RideStatus
 from taxilaw import pix
 from taxilaw.split import METHOD_PIX
 

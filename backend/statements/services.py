@@ -31,10 +31,20 @@ from django.utils.translation import gettext_noop
 
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
-from dispatch.models import Ride, RideStatus
+from backend.trips.models import Ride, RideStatus
 from dispatch.street import STREET
 from taxilaw.split import (
-    METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, LAW_SPLIT, SplitAgreement, check_regime, split_gross, split_late_rides, validate_agreement, week_bounds, week_start,
+    LAW_SPLIT,
+    METHOD_UNRECORDED,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    SplitAgreement,
+    check_regime,
+    split_gross,
+    split_late_rides,
+    validate_agreement,
+    week_bounds,
+    week_start,
 )
 
 from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
@@ -346,11 +356,6 @@ def weeks_to_close(now: datetime | None = None) -> list[date]:
             weeks.append(monday)
         monday += timedelta(days=7)
     return weeks
-
-
-def close_ended_weeks(now: datetime | None = None) -> list[WeekClosure]:
-    """Close every ended week not yet closed, oldest first (Art. 1, §3); the cron entry point."""
-    return [close_week(monday, now) for monday in weeks_to_close(now)]
 
 
 def _running(permit: Permit, driver: Person, monday: date, rows: list[RideRow],

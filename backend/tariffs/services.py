@@ -156,11 +156,6 @@ def recompute_study(study: TariffStudy) -> TariffStudy:
     return study
 
 
-def study_result(study: TariffStudy) -> study_law.TariffStudy:
-    """The law core's result for a stored study (for the report)."""
-    return _run(study, [i.to_law() for i in study.items.all()])
-
-
 # --- meter recomputation (Art. 43) ------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from backend.payments.models import PixKey, RidePayment
 from backend.payments.services import register_pix_key
 from backend.registry.models import Auxiliary
 from backend.statements import services
-from dispatch.models import Passenger
+from backend.trips.models import Passenger
 from taxilaw import pix
 
 from .statements_helpers import AFTER_WEEK, MONDAY, NEXT_MONDAY, cab_with_aux, local, ride, statement  # noqa: F401
