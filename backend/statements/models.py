@@ -256,13 +256,16 @@ class StatementRide(WrittenOnce, models.Model):
     fare = models.DecimalField(_("tarifa contada"), max_digits=10, decimal_places=2)
     completed_at = models.DateTimeField(_("concluída em"))
     # As counted at closing, so the closed statement's lines and settlement never change (docs/payments.md).
+    # Database defaults: a line written without them (statements 0002's ledger fill) reads "não informado".
     method = models.CharField(_("forma de pagamento"), max_length=10, choices=Method.choices,
-                              default=METHOD_UNRECORDED)
-    collector = models.CharField(_("parte que recebeu"), max_length=10, choices=Collector.choices, blank=True)
-    origin = models.CharField(_("origem"), max_length=10, choices=Origin.choices, blank=True)
+                              default=METHOD_UNRECORDED, db_default=METHOD_UNRECORDED)
+    collector = models.CharField(_("parte que recebeu"), max_length=10, choices=Collector.choices, blank=True,
+                                 default="", db_default="")
+    origin = models.CharField(_("origem"), max_length=10, choices=Origin.choices, blank=True, default="",
+                              db_default="")
     server_total = models.DecimalField(_("total recalculado pelo servidor (Art. 43)"), max_digits=10,
                                        decimal_places=2, null=True, blank=True)
-    meter_disagreement = models.BooleanField(_("taxímetro diverge do recálculo"), default=False)
+    meter_disagreement = models.BooleanField(_("taxímetro diverge do recálculo"), default=False, db_default=False)
 
     class Meta:
         verbose_name = _("corrida contada em extrato")
