@@ -216,7 +216,7 @@ class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="pix-receiver", permission_classes=[IsDimutran])
     def pix_receiver(self, request, pk=None):
         """Whose Pix key receives this auxiliary's fares, a term of the authorization (docs/payments.md)."""
-        data = _valid(s.PixReceiverSerializer, request)
+        data = valid(s.PixReceiverSerializer, request)
         auxiliary = get_object_or_404(Auxiliary, pk=pk)
         Auxiliary.objects.filter(pk=auxiliary.pk).update(pix_receiver=data["pix_receiver"])
         auxiliary.refresh_from_db()
