@@ -125,7 +125,9 @@ class RidePixView(APIView):
 
 
 class RidePaymentView(APIView):
-    """How a completed ride was paid: the driver records it once (POST); the ride's people read it (GET)."""
+    """How a completed ride was paid: the driver records it once (POST); the ride's people read it (GET).
+
+    Routed by ``dispatch.payments``, which announces the paid ride."""
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
@@ -145,4 +147,5 @@ class RidePaymentView(APIView):
         body.is_valid(raise_exception=True)
         payment = services.record_payment(ride_id, person, body.validated_data["method"],
                                           card_machine=body.validated_data["card_machine"])
+        self.recorded = payment
         return Response(snapshot.payment(payment.ride), status=status.HTTP_201_CREATED)

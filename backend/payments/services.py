@@ -1,7 +1,8 @@
 """Recording how a fare was paid, and the static Pix charge of a ride (docs/payments.md).
 
-Data flows one way: the API asks :func:`record_payment`, which asks the law core (``taxilaw.split.check_payment``
-and ``payment_collector``), writes the payment once and announces the ride after the commit.
+Data flows one way: the API (``dispatch.payments``) asks :func:`record_payment`, which asks the law core
+(``taxilaw.split.check_payment`` and ``payment_collector``) and writes the payment once; the API then announces
+the ride to its passenger and the operators.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from django.utils.translation import gettext_noop
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Person
 from backend.trips.models import Ride, RideStatus
-from dispatch import events, snapshots
 from taxilaw import pix
 from taxilaw.split import (
     METHOD_CARD, METHOD_PIX, PIX_TO_DRIVER, PIX_TO_HOLDER, check_payment, payment_collector,
@@ -138,11 +138,7 @@ def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str =
                 ride=ride, method=method, collector=collector, receiver=receiver,
                 pix_key=key.key if method == METHOD_PIX else "", amount=ride.fare or Decimal("0.00"),
                 recorded_at=now, recorded_by=by)
-            ride.payment = payment
-            frame = {"type": "ride_update", "ride": snapshots.ride(ride)}
-            events.announce(events.ride_group(ride.pk), frame)
-            events.announce(events.OPERATORS, frame)
-            return payment
+            return payment  # the caller announces the ride (dispatch.payments), after the commit
     except IntegrityError:
         _already_recorded()
 

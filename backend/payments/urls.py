@@ -6,5 +6,4 @@ urlpatterns = [
     path("me/pix-key/", api.MyPixKeyView.as_view(), name="my-pix-key"),
     path("me/pix-terms/", api.MyPixTermsView.as_view(), name="my-pix-terms"),
     path("rides/<int:ride_id>/pix/", api.RidePixView.as_view(), name="ride-pix"),
-    path("rides/<int:ride_id>/payment/", api.RidePaymentView.as_view(), name="ride-payment"),
 ]

@@ -32,7 +32,6 @@ from django.utils.translation import gettext_noop
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
 from backend.trips.models import Ride, RideStatus
-from dispatch.street import STREET
 from taxilaw.split import (
     LAW_SPLIT,
     METHOD_UNRECORDED,
@@ -51,6 +50,7 @@ from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyState
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
+STREET = "street"  # Ride.created_by of a street or ponto trip (dispatch/street.py writes it)
 
 
 @dataclass(frozen=True)
