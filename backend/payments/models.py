@@ -6,7 +6,8 @@ The fare is the meter's total (Art. 43); who received it decides the weekly sett
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Person
 from taxilaw import pix

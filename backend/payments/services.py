@@ -20,12 +20,16 @@ from backend.registry.models import Auxiliary, Person
 from backend.trips.models import Ride, RideStatus
 from taxilaw import pix
 from taxilaw.split import (
-    METHOD_CARD, METHOD_PIX, PIX_TO_DRIVER, PIX_TO_HOLDER, check_payment, payment_collector,
+    METHOD_CARD,
+    METHOD_PIX,
+    PIX_TO_DRIVER,
+    PIX_TO_HOLDER,
+    check_payment,
+    payment_collector,
 )
 
 from .models import PixKey, RidePayment
 from .snapshot import MERCHANT_CITY, txid
-
 
 
 def register_pix_key(person: Person, kind: str, key: str) -> PixKey:

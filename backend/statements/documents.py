@@ -12,8 +12,7 @@ from django.utils.translation import gettext_noop
 
 from backend.pdf import FONT, new_pdf
 from backend.tariffs.formatting import br_number, brl
-
-from taxilaw.split import METHOD_LABELS, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS, METHOD_UNRECORDED
+from taxilaw.split import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
 
 from .models import StatementAdjustment, StatementRide, WeeklyStatement
 

@@ -16,8 +16,16 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person
 from taxilaw.split import (
-    METHOD_CARD, METHOD_CASH, METHOD_PIX, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PERMIT_HOLDER_EXPENSES_NOTE,
-    Payment, Settlement, settle,
+    METHOD_CARD,
+    METHOD_CASH,
+    METHOD_PIX,
+    METHOD_UNRECORDED,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    PERMIT_HOLDER_EXPENSES_NOTE,
+    Payment,
+    Settlement,
+    settle,
 )
 
 ZERO = Decimal("0.00")

@@ -8,7 +8,13 @@ from decimal import Decimal
 from typing import Callable, Optional
 
 from taxilaw.split import (
-    METHOD_LABELS, PARTY_AUXILIARY, PARTY_HOLDER, PERMIT_HOLDER_EXPENSES_NOTE, SplitAgreement, WeeklySplit, split_week,
+    METHOD_LABELS,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    PERMIT_HOLDER_EXPENSES_NOTE,
+    SplitAgreement,
+    WeeklySplit,
+    split_week,
     week_start,
 )
 

@@ -3,12 +3,12 @@
 The fare the BR Code carries is the meter's total (Art. 43); who receives it follows the authorization's term.
 """
 
+import io
 from decimal import Decimal
 
 import pytest
 import zxingcpp
 from PIL import Image
-import io
 
 from driver_app.clients import FakePayments
 from driver_app.storage import JsonStore

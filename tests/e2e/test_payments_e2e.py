@@ -33,8 +33,8 @@ from .client import driver, free_at, operator
 from .conftest import ROOT
 from .test_console_browser import Drivers
 from .test_dispatch_flow import trace_around
-from .test_street_trip import recomputed
 from .test_driver_app_e2e import api_get
+from .test_street_trip import recomputed
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taxilaw.split import (
-    METHOD_CARD, METHOD_CASH, METHOD_PIX, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PIX_TO_HOLDER,
-    Payment, SplitAgreement, check_payment, payment_collector, settle, settle_week,
+    METHOD_CARD,
+    METHOD_CASH,
+    METHOD_PIX,
+    METHOD_UNRECORDED,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    PIX_TO_HOLDER,
+    Payment,
+    SplitAgreement,
+    check_payment,
+    payment_collector,
+    settle,
+    settle_week,
 )
 
 CONTRACT_40 = SplitAgreement("contract", Decimal("40"), witnesses=2)
