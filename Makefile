@@ -43,8 +43,10 @@ run: install
 	@echo "  Extratos semanais:     http://$(HOST):$(PORT)/extratos/    usuário permissionario ou auxiliar / senha taxi12345"
 	@echo "  API (OpenAPI):         http://$(HOST):$(PORT)/api/docs/"
 	@echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"
+	@echo "  Agendador: prazos da lei e fechamento das semanas (log em var/scheduler.log)"
 	@echo
 	@mkdir -p var; trap 'kill 0' INT TERM EXIT; \
+	$(BIN)/python manage.py scheduler --interval 30 > var/scheduler.log 2>&1 & \
 	if [ "$(SIM_CABS)" != "0" ]; then \
 	  (sleep 5 && $(BIN)/python manage.py simulate --cabs $(SIM_CABS) --rides-per-minute 4 --url ws://$(HOST):$(PORT) > var/simulator.log 2>&1) & \
 	fi; \

@@ -398,10 +398,8 @@ class FakePayments:
 @runtime_checkable
 class TariffClient(Protocol):
     def current(self, token: str) -> dict[str, Any]:
-        """``GET /api/tariffs/current/`` -> {"tariff": Tariff.to_dict() | None, "flag": {...}}."""
-
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        """ISO dates of Muriaé's municipal holidays, or None when the server does not let this user read them."""
+        """``GET /api/tariffs/current/`` -> {"tariff": Tariff.to_dict() | None, "flag": {...},
+        "meter": {"params": MeterParams.to_dict(), "holidays": [ISO dates]}}."""
 
 
 class HttpTariffClient:
@@ -411,32 +409,17 @@ class HttpTariffClient:
     def current(self, token: str) -> dict[str, Any]:
         return self.registry._request("GET", "/api/tariffs/current/", token=token)
 
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        try:
-            rows = self.registry._request("GET", "/api/municipal-holidays/", token=token)
-        except NetworkError:
-            raise
-        except ApiError:  # 403 today: the table is DIMUTRAN's; the flag of /api/tariffs/current/ is used instead
-            return None
-        rows = rows.get("results", []) if isinstance(rows, dict) else rows
-        return [r["date"] for r in rows if "date" in r]
-
 
 class FakeTariffs:
     def __init__(self, tariff: Optional[dict[str, Any]] = None, flag: Optional[dict[str, Any]] = None,
-                 holidays: Optional[list[str]] = None):
-        self.tariff, self.flag, self.holidays = tariff, flag or {}, holidays
+                 meter: Optional[dict[str, Any]] = None):
+        self.tariff, self.flag, self.meter = tariff, flag or {}, meter or {}
         self.online = True
 
     def current(self, token: str) -> dict[str, Any]:
         if not self.online:
             raise NetworkError("offline")
-        return {"tariff": self.tariff, "flag": self.flag}
-
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        if not self.online:
-            raise NetworkError("offline")
-        return self.holidays
+        return {"tariff": self.tariff, "flag": self.flag, "meter": self.meter}
 
 
 class FakeClock:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from taxilaw.flags import local_time, municipal_holiday_dates
+from taxilaw.meter import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
@@ -106,50 +107,46 @@ class Session:
         return bool(getattr(self.dispatch, "online", True))
 
     def load_tariff(self) -> None:
-        """The tariff in force and the municipal holidays from the server (``/api/tariffs/current/``).
+        """The tariff in force, the meter's parameters and the municipal holidays, all the server's
+        (``/api/tariffs/current/``), cached for offline use (Art. 43, Art. 45).
 
-        Offline: the last tariff received (``tariff.json``), else the built-in demo tariff -- and the
-        meter's tariff line says so.  The demo session keeps the built-in tariff."""
+        Offline: the last answer received (``tariff.json``), and the meter's tariff line says so. Without
+        a decree in force, or offline before any answer, the meter does not start. The demo session keeps
+        the built-in tariff."""
         if self.tariffs is None:
             return
-        token = self.login.token or ""
-        base = municipal_holiday_dates(range(self.today().year - 1, self.today().year + 2))
         try:
-            current = self.tariffs.current(token)
-            listed = self.tariffs.municipal_holidays(token)
+            current = self.tariffs.current(self.login.token or "")
         except NetworkError:
             cached = self.store.load(TARIFF_FILE)
             if cached and cached.get("tariff"):
-                holidays = base | {date.fromisoformat(d) for d in cached.get("holidays", [])}
-                self.meter.set_tariff(Tariff.from_dict(cached["tariff"]),
-                                      "Sem conexão: última tarifa recebida do servidor.", holidays)
+                self._apply(cached, "Sem conexão: última tarifa recebida do servidor.")
             else:
-                holidays = base
-                self.meter.set_tariff(MURIAE_DEMO_TARIFF, "Sem conexão: tarifa de demonstração.", holidays)
-            self.flag.municipal_holidays = frozenset(holidays)
+                self.meter.set_tariff(None, "Sem conexão e nenhuma tarifa recebida do servidor: o taxímetro não pode "
+                                            "ser iniciado (Art. 45).")
             return
         except ApiError:
             return  # the server answered an error: keep what the meter has
-        extra = {date.fromisoformat(d) for d in listed} if listed is not None else set()
-        flag = current.get("flag") or {}
-        if flag.get("code") == "holiday" and flag.get("holiday_name"):
-            # the server's calendar says today is a holiday: make it one here too (Art. 45, II)
-            from taxilaw.flags import flag_for
-
-            if flag_for(self.clock(), 0.0, base | extra).code != "holiday":
-                extra.add(self.today())
-        holidays = base | extra
-        self.flag.municipal_holidays = frozenset(holidays)
         if current.get("tariff"):
-            tariff = Tariff.from_dict(current["tariff"])
-            self.meter.set_tariff(tariff, "", holidays)
-            self.store.save(TARIFF_FILE, {"tariff": tariff.to_dict(), "holidays": sorted(d.isoformat() for d in extra),
+            self._apply(current, "")
+            self.store.save(TARIFF_FILE, {"tariff": current["tariff"], "meter": current.get("meter") or {},
                                           "at": self.clock().isoformat()})
         else:
-            self.meter.set_tariff(MURIAE_DEMO_TARIFF, "Nenhuma tarifa decretada em vigor no servidor: tarifa de "
-                                                      "demonstração.", holidays)
+            self.store.delete(TARIFF_FILE)
+            self.meter.set_tariff(None, "Nenhuma tarifa decretada em vigor: o taxímetro não pode ser iniciado (Art. 45).")
 
-    def start_trip(self) -> None:
+    def _apply(self, answer: dict, note: str) -> None:
+        config = answer.get("meter") or {}
+        holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
+        params = MeterParams.from_dict(config["params"]) if config.get("params") else None
+        self.flag.municipal_holidays = holidays
+        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params)
+
+    def start_trip(self) -> bool:
+        """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45)."""
+        if not self.meter.can_start:
+            self.meter.changed()
+            return False
         ride_id = None
         if self.ride is not None and self.ride.status in ("accepted", "arriving"):
             self.ride.on_board()
@@ -157,6 +154,7 @@ class Session:
             ride_id = self.ride.ride_id
         self.meter.start(ride_id=ride_id)
         self.flag.trip_started(self.meter.last, street=ride_id is None)
+        return True
 
     def stop_trip(self) -> None:
         """End the trip at once: the fare shows, the trip is queued and sent without waiting (ride_complete

@@ -22,7 +22,7 @@ def test_docker_compose_file_is_valid():
     result = subprocess.run([str(compose), "config", "-q"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     services = subprocess.run([str(compose), "config", "--services"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert {"postgres", "redis", "migrate", "web"} <= set(services)
+    assert {"postgres", "redis", "migrate", "web", "scheduler"} <= set(services)
 
 
 def test_law_table_is_up_to_date():
@@ -30,6 +30,18 @@ def test_law_table_is_up_to_date():
     from law_table import render
 
     assert (ROOT / "docs" / "law-table.md").read_text(encoding="utf-8") == render(), "run `make law-table`"
+
+
+def test_law_table_expands_ranges_and_separates_rules_from_their_callers():
+    sys.path.insert(0, str(ROOT / "tools"))
+    from law_table import citations, render
+
+    assert citations("Art. 20, I, a-e") == {f"Art. 20, I, {x}" for x in "abcde"}
+    assert citations("Art. 21, I-III e Art. 28, § único") == {"Art. 21, I", "Art. 21, II", "Art. 21, III", "Art. 28, § único"}
+    row = next(line for line in render().splitlines() if line.startswith("| Art. 62 |"))
+    _article, rule, applied, _tests = (cell.strip() for cell in row.strip("|").split("|"))
+    assert "taxilaw.penalties.may_deliver_copy" in rule and "backend." not in rule
+    assert "backend.enforcement.services.deliver_copy" in applied and "taxilaw." not in applied
 
 
 @pytest.mark.django_db

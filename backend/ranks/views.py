@@ -123,11 +123,15 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=s.CheckInRequestSerializer, responses=s.CheckInSerializer)
     def create(self, request):
-        """Check in at a rank; a visitor at a private rank only within Art. 27, §3."""
+        """Check in at a rank where the cab's GPS position shows it (Art. 9, V); a visitor at a private rank only within
+        Art. 27, §3. DIMUTRAN may record a cab it sees there without a position."""
         data = valid(s.CheckInRequestSerializer, request)
         self._may_act_for(data["permit"])
-        at = data.get("at") if is_dimutran(request.user) else None
-        checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at)
+        staff = is_dimutran(request.user)
+        at = data.get("at") if staff else None
+        position = (data["lat"], data["lon"]) if "lat" in data and "lon" in data else None
+        checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at, position=position,
+                                    recorded_by_inspector=staff and position is None)
         return Response(s.CheckInSerializer(checkin).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.CheckOutRequestSerializer, responses=s.CheckInSerializer)

@@ -67,6 +67,10 @@ class Permit(models.Model):
     contest_model_year = models.PositiveIntegerField(_("ano-modelo do concurso (Art. 34, II, a)"), null=True, blank=True)
     co_owned_grandfathered = models.BooleanField(_("co-propriedade anterior à lei (Art. 14)"), default=False)
     ended_on = models.DateField(_("encerrada em"), null=True, blank=True)
+    vehicle_tolerance_until = models.DateField(
+        _("tolerância para a troca do veículo até (Art. 34, § único)"), null=True, blank=True)
+    judicial_loss_final_on = models.DateField(
+        _("trânsito em julgado da perda do veículo (Art. 11, § único)"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -101,19 +101,6 @@ class PermitSerializer(serializers.ModelSerializer):
         return VehicleSerializer(vehicle).data if vehicle else None
 
 
-class PermitGrantSerializer(serializers.Serializer):
-    holder = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
-    number = serializers.CharField(max_length=20)
-    result_published_on = serializers.DateField()
-    contest_model_year = serializers.IntegerField(required=False, allow_null=True, min_value=1950, max_value=2100)
-    on = serializers.DateField(default=today)
-
-    def validate_number(self, value):
-        if Permit.objects.filter(number=value).exists():
-            raise serializers.ValidationError(_("Já existe permissão com este número."))
-        return value
-
-
 class SignTermSerializer(serializers.Serializer):
     signed_on = serializers.DateField(default=today)
 

@@ -51,7 +51,10 @@ class PersonViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.R
 
 
 class PermitViewSet(viewsets.ReadOnlyModelViewSet):
-    """Permits: DIMUTRAN grants and runs them (Art. 2-11); a holder reads their own."""
+    """Permits: DIMUTRAN runs them (Art. 2-11); a holder reads their own.
+
+    No direct grant: a permit is born only of its procedures, the published result of a contest
+    (``/api/contests/{id}/publish-result/``, Art. 3, Art. 19) or a transfer (Art. 6)."""
 
     serializer_class = s.PermitSerializer
     permission_classes = [DimutranOrReadOwn]
@@ -62,19 +65,6 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _permit(self, pk):
         return get_object_or_404(Permit, pk=pk)
-
-    @extend_schema(request=s.PermitGrantSerializer, responses=s.PermitSerializer)
-    def create(self, request):
-        """Grant a permit won in a contest (Art. 2, Art. 3)."""
-        data = valid(s.PermitGrantSerializer, request)
-        permit = permit_services.grant_permit(
-            person=data["holder"],
-            number=data["number"],
-            result_published_on=data["result_published_on"],
-            contest_model_year=data.get("contest_model_year"),
-            on=data["on"],
-        )
-        return Response(s.PermitSerializer(permit).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.SignTermSerializer, responses=s.AlvaraSerializer)
     @action(detail=True, methods=["post"], url_path="sign-term")
@@ -298,17 +288,15 @@ class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.instance = auxiliary_services.issue_cmt(**serializer.validated_data)
 
 
-class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Suspensions (Art. 54, b): while one runs the cab gets no ride."""
+class SuspensionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Suspensions (Art. 54, b): while one runs the cab gets no ride. Read-only: a suspension is only the
+    outcome of an auto, its defence and the decision (``/api/autos/{id}/decide/``, Art. 60-63)."""
 
     serializer_class = s.SuspensionSerializer
     permission_classes = [DimutranOrReadOwn]
 
     def get_queryset(self):
         return Suspension.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
-
-    def perform_create(self, serializer):
-        serializer.instance = permit_services.suspend(**serializer.validated_data)
 
 
 class MeView(APIView):
