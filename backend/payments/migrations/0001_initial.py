@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('registry', '0003_auxiliary_pix_receiver'),
+        ('registry', '0004_auxiliary_pix_receiver'),
         ('trips', '0001_initial'),
     ]
 

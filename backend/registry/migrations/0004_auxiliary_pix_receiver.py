@@ -14,7 +14,7 @@ triggers = import_module("dispatch.migrations.0003_compliance_facts_kept_on_the_
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0002_auxiliary_split_regime'),
+        ('registry', '0003_permit_tolerance_and_judicial_loss'),
         ('dispatch', '0003_compliance_facts_kept_on_the_cab'),
     ]
 
