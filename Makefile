@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
 
 # Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots, Chromium for the console.
-SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium
+SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium poppler-utils
 
 .PHONY: run test deploy-check install system-deps law-table messages clean
 

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "backend.trips",
     "backend.notices",
     "backend.scheduler",
+    "backend.payments",
     "dispatch",
 ]
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/", include("backend.tariffs.urls")),
     path("api/", include("backend.enforcement.urls")),
     path("api/", include("backend.notices.urls")),
+    path("api/", include("backend.payments.urls")),
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
     path("", include("dispatch.web_urls")),

@@ -18,7 +18,7 @@ from rest_framework import serializers
 from backend.api.fields import AwareDateTimeField
 from zones.boundary import inside_municipality, outside_reason
 
-VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 3)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 

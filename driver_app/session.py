@@ -16,9 +16,11 @@ from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 from .clients import (
     ApiError,
     FakeDispatch,
+    FakePayments,
     FakeRegistry,
     FakeStatements,
     FakeTrips,
+    HttpPaymentsClient,
     HttpRegistryClient,
     HttpStatementsClient,
     HttpTariffClient,
@@ -33,6 +35,7 @@ from .viewmodels import (
     LoginViewModel,
     MeterViewModel,
     OfferViewModel,
+    PaymentViewModel,
     PositionReporter,
     RideViewModel,
     SplitViewModel,
@@ -67,6 +70,7 @@ class Session:
     ride: Optional[RideViewModel] = None
     reporter: Optional[PositionReporter] = None
     tariffs: object = None  # TariffClient (None: demo, the built-in tariff)
+    payment: Optional[PaymentViewModel] = None
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -82,6 +86,9 @@ class Session:
         if self.login.token:
             self.dispatch.connect(self.login.token, self.on_dispatch)
         self.split.load(self.today(), self.cards.role)
+        if self.payment is not None:
+            self.payment.load_terms()
+            self.payment.flush()
         if self.meter.running:
             self.flag.trip_started(self.meter.last, street=self.meter.ride_id is None)
 
@@ -92,6 +99,8 @@ class Session:
         self.offer.on_message(msg)
         if msg.get("type") == "connection" and msg.get("online") and self.meter.queue:
             self.meter.sync(force=True)  # the network is back: send the finished trips
+        if msg.get("type") == "connection" and msg.get("online") and self.payment is not None and self.payment.queue:
+            self.payment.flush()
 
     @property
     def online(self) -> bool:
@@ -150,13 +159,18 @@ class Session:
     def stop_trip(self) -> None:
         """End the trip at once: the fare shows, the trip is queued and sent without waiting (ride_complete
         for a dispatched ride, street_trip_complete otherwise); the answer comes later (``on_trip_confirmed``)."""
-        self.meter.stop()
+        trip_id, ride_id = self.meter.trip_id, self.meter.ride_id
+        reading = self.meter.stop()
+        if self.payment is not None and trip_id:
+            self.payment.begin(reading.total, trip_id, ride_id)
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
 
     def on_trip_confirmed(self, trip: dict, result) -> None:
-        """The central recorded a trip: this week's split now includes its fare."""
+        """The central recorded a trip: this week's split now includes its fare; its payment can be sent."""
+        if self.payment is not None:
+            self.payment.on_trip_confirmed(trip, getattr(result, "answer", None))
         self.split.load(self.today(), self.cards.role)
 
     def tick(self) -> None:
@@ -189,14 +203,20 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
             statements.weeks.append({"week_start": (monday - timedelta(days=7 * weeks_ago)).isoformat(),
                                      "gross": gross, "fares": fares})
         statements.weeks.append({"week_start": monday.isoformat(), "gross": "412.60", "fares": 19})
+        statements.settlement = {"transfer": "José da Silva Pereira paga R$ 209,45 a Maria Aparecida Costa", "collected": [
+            {"party": "auxiliary", "method": "cash", "amount": "186.40"},
+            {"party": "auxiliary", "method": "pix", "amount": "126.20"},
+            {"party": "holder", "method": "pix", "amount": "100.00"}]}
         trips = FakeTrips(statements)
         registry = FakeRegistry(me=demo_me(local_time(clock()).date()))
+        payments = FakePayments()
     else:
         from .ws import DispatchTripsClient, WsDispatchClient
 
         registry = HttpRegistryClient(api)
         statements = HttpStatementsClient(registry)
         tariffs = HttpTariffClient(registry)
+        payments = HttpPaymentsClient(registry)
         dispatch = WsDispatchClient(api, post=post)
         trips = DispatchTripsClient(dispatch)  # a dispatched trip is completed by ride_complete
     if gps is None:
@@ -216,7 +236,9 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
                       {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs},
-                      ride=ride, reporter=reporter, tariffs=tariffs)
+                      ride=ride, reporter=reporter, tariffs=tariffs,
+                      payment=PaymentViewModel(store, payments, token=lambda: login.token))
+    session.extras["payments"] = payments
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session
 

@@ -150,6 +150,7 @@ class AuxiliaryAdmin(admin.ModelAdmin):
             "contract_auxiliary_percent", "contract_signed_on", "contract_witness_1", "contract_witness_2",
             "contract_reference")}),
         (_("Emprego com CTPS (Art. 1, §6)"), {"fields": ("ctps_number", "ctps_series")}),
+        (_("Pagamentos"), {"fields": ("pix_receiver",)}),
     )
 
 

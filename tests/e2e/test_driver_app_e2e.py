@@ -140,6 +140,12 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
 
         done = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "completed")
         assert Decimal(done["ride"]["fare"]) == total  # Art. 43: the phone's total is the fare
+        # the payment screen opened with the fare; the passenger pays in cash (docs/payments.md)
+        assert session.payment.pending and session.payment.fare == total
+        session.payment.choose("cash")
+        assert session.payment.queue == [] and session.payment.message == ""
+        paid = await p.recv_until("ride_update", where=lambda m: m["ride"].get("payment"))
+        assert paid["ride"]["payment"]["method"] == "cash" and paid["ride"]["payment"]["receiver"] == "Motorista 1"
         await p.close()
 
         running = api_get(port, "/api/statements/current/", session.login.token)

@@ -254,6 +254,7 @@ class AuxiliarySerializer(serializers.ModelSerializer):
             "id", "permit", "person", "person_name", "authorized_on", "status", "cancelled_on", "cancel_reason",
             "contract_auxiliary_percent", "contract_reference",
             "split_regime", "contract_signed_on", "contract_witness_1", "contract_witness_2", "ctps_number", "ctps_series",
+            "pix_receiver",
         ]
         read_only_fields = ["status", "cancelled_on", "cancel_reason"]
         extra_kwargs = {
@@ -271,6 +272,10 @@ class AuxiliarySerializer(serializers.ModelSerializer):
         data = super().to_representation(instance)
         data["split_regime"] = instance.regime
         return data
+
+
+class PixReceiverSerializer(serializers.Serializer):
+    pix_receiver = serializers.ChoiceField(choices=Auxiliary.PixReceiver.choices)
 
 
 class SocialSecurityProofSerializer(serializers.ModelSerializer):

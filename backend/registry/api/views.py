@@ -207,6 +207,16 @@ class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data["on"] = data.pop("authorized_on", None) or timezone.localdate()
         serializer.instance = auxiliary_services.authorize_auxiliary(**data)
 
+    @extend_schema(request=s.PixReceiverSerializer, responses=s.AuxiliarySerializer)
+    @action(detail=True, methods=["post"], url_path="pix-receiver", permission_classes=[IsDimutran])
+    def pix_receiver(self, request, pk=None):
+        """Whose Pix key receives this auxiliary's fares, a term of the authorization (docs/payments.md)."""
+        data = valid(s.PixReceiverSerializer, request)
+        auxiliary = get_object_or_404(Auxiliary, pk=pk)
+        Auxiliary.objects.filter(pk=auxiliary.pk).update(pix_receiver=data["pix_receiver"])
+        auxiliary.refresh_from_db()
+        return Response(s.AuxiliarySerializer(auxiliary).data)
+
     @extend_schema(request=s.SocialSecurityProofSerializer, responses=s.SocialSecurityProofSerializer)
     @action(detail=True, methods=["post"], url_path="social-security-proofs", permission_classes=[IsDimutran])
     def social_security_proofs(self, request, pk=None):

@@ -202,7 +202,8 @@
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
           ride.destination ? " · destino: " + (ride.destination.address || T.fmtCoord(ride.destination.lat) + "; " + T.fmtCoord(ride.destination.lon)) : "",
           ride.permit ? " · táxi " + ride.permit : "",
-          ride.fare ? " · " + T.fmtMoney(ride.fare) : ""
+          ride.fare ? " · " + T.fmtMoney(ride.fare) : "",
+          ride.payment ? " · pago em " + ride.payment.method_display + " (recebeu: " + ride.payment.receiver + ")" : ""
         ]),
         offersTable(ride)
       ];

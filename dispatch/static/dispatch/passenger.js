@@ -134,6 +134,13 @@
     var fare = document.getElementById("ride-fare");
     fare.hidden = !ride.fare;
     if (ride.fare) fare.textContent = "Valor pago (taxímetro, Art. 43): " + T.fmtMoney(ride.fare);
+    var pay = ride.payment;
+    document.getElementById("ride-payment").hidden = !pay;
+    document.getElementById("pix-box").hidden = !(pay && pay.pix);
+    if (pay) {
+      text("payment-method", "Pagamento: " + pay.method_display + (pay.pix ? " para " + pay.receiver : ""));
+      if (pay.pix) { document.getElementById("pix-qr").src = pay.pix_qr; document.getElementById("pix-copy").value = pay.pix; }
+    }
     document.getElementById("cancel-form").hidden = CANCELLABLE.indexOf(ride.status) < 0;
     document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
     if (p.lat != null) setPickup(p.lat, p.lon, false, true);
