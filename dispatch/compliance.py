@@ -12,7 +12,6 @@ from taxilaw.compliance import ComplianceFacts, local_date
 from .models import Cab
 
 
-
 def may_work(cab: Cab, now: datetime | None = None, store: bool = True):
     """The registry's compliance answer for the cab's driver now, from the facts kept on the cab row.
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from backend.parameters.selectors import current_parameters
+from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 
@@ -65,6 +66,7 @@ def ride(ride: Ride) -> dict:
         "cancelled_at": _dt(ride.cancelled_at),
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
+        "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
@@ -80,7 +82,7 @@ def _passenger(ride: Ride) -> dict:
 
 
 def for_the_driver(r: Ride) -> dict:
-    """The ride as its driver sees it (1.3): with the passenger's phone and the no-show time (taxilaw.cancellation)."""
+    """The ride as its driver sees it (1.4): with the passenger's phone and the no-show time (taxilaw.cancellation)."""
     body = ride(r)
     no_show_at = None
     if r.arriving_at and r.status == "arriving":

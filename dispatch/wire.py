@@ -87,13 +87,15 @@ CVI = Shape("cvi", {"plate": str, "make": str, "model": str, "colour": str, "per
 DRIVER = Shape("driver", {"name": str, "cmt": Nullable(str)})
 CAB = Shape("cab", {"id": int, "permit_id": int, "permit": str, "status": CAB_STATUSES, "online": bool,
                     "lat": Nullable(float), "lon": Nullable(float), "zone": str, "driver": Nullable(str)})
+PAYMENT = Shape("payment", {"method": str, "method_display": str, "collector": str, "receiver": str, "amount": DECIMAL},
+                optional={"pix": str, "pix_qr": str})  # 1.3 (docs/payments.md)
 RIDE = Shape("ride", {
     "id": int, "version": int, "status": RIDE_STATUSES, "pickup": POINT, "destination": Nullable(POINT),
     "passenger": str, "escalated": bool, "requested_at": Nullable(DATETIME), "accepted_at": Nullable(DATETIME),
     "completed_at": Nullable(DATETIME), "cancelled_at": Nullable(DATETIME), "fare": Nullable(DECIMAL),
-    "permit": Nullable(str),
+    "permit": Nullable(str), "payment": Nullable(PAYMENT),
 }, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON),
-             # 1.3, to the ride's driver only: the passenger's phone, when "Cheguei" was said and from when a
+             # 1.4, to the ride's driver only: the passenger's phone, when "Cheguei" was said and from when a
              # no-show may be recorded (taxilaw.cancellation)
              "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME)})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
@@ -102,7 +104,7 @@ OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn
 OFFER_PASSENGER = Shape("offer passenger", {"name": str, "phone": str})
 OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OFFER_STATUSES, "expires_at": DATETIME,
                              "distance_m": Nullable(int), "reason": str, "pickup": POINT},
-                   optional={"passenger": OFFER_PASSENGER, "destination": Nullable(POINT)})  # 1.3
+                   optional={"passenger": OFFER_PASSENGER, "destination": Nullable(POINT)})  # 1.4
 CAB_POSITION = Shape("cab position", {"id": int, "lat": float, "lon": float, "zone": str})
 REASON = Shape("reason", {"article": str, "code": str, "message": str})
 
@@ -188,7 +190,7 @@ OFFER_CLOSED = Frame("offer_closed", (DRIVER_ROLE,), {"offer_id": int, "status":
 CANCEL_REASONS = OneOf(("passenger_absent", "passenger_asked", "vehicle_problem"))
 RIDE_CANCELLED = Frame("ride_cancelled", (DRIVER_ROLE,), {"ride_id": int},
                        "the cab's ride was cancelled; the cab is free. The answer to the driver's `ride_cancel` "
-                       "(1.3) carries its `reason` and `next`: `reoffer` (offered to the next cab) or `end`",
+                       "(1.4) carries its `reason` and `next`: `reoffer` (offered to the next cab) or `end`",
                        optional={"reason": CANCEL_REASONS, "next": OneOf(("reoffer", "end"))})
 BROADCAST = Frame("broadcast", (DRIVER_ROLE,), {"text": str}, "an operators' message to every cab")
 SUSPENDED = Frame("suspended", (DRIVER_ROLE,), {"reasons": ListOf(REASON)},
@@ -254,9 +256,8 @@ def error(exc: Exception, trip_id: str | None = None) -> dict:
     """The ``error`` frame for a refusal: protocol, dispatcher or law (one place for every consumer)."""
     from backend.api_errors import LawViolation
 
-    from .services import DispatchError
-
     from .protocol import ProtocolError
+    from .services import DispatchError
 
     extra = {"trip_id": trip_id} if trip_id is not None else {}
     if isinstance(exc, ProtocolError):

@@ -37,7 +37,7 @@ def to_server(message: dict[str, Any]) -> Optional[dict[str, Any]]:
         if accuracy is not None:
             frame["accuracy"] = accuracy
         return frame
-    if kind == "cancel":  # 1.3: the driver gives the ride up before boarding
+    if kind == "cancel":  # 1.4: the driver gives the ride up before boarding
         return {"type": "ride_cancel", "ride_id": message["ride_id"], "reason": message["reason"]}
     if kind in ("rank_check_in", "rank_check_out", "ride_arriving", "ride_on_board", "ride_complete", "ping"):
         return dict(message)
@@ -51,7 +51,7 @@ def offer_to_app(offer: dict[str, Any]) -> dict[str, Any]:
         pickup["address"] = f"{pickup.get('lat', 0):.5f}, {pickup.get('lon', 0):.5f}"
     return {"type": "offer", "offer_id": offer["id"], "ride_id": offer.get("ride_id"), "pickup": pickup,
             "distance_m": offer.get("distance_m") or 0, "expires_at": offer.get("expires_at"),
-            "reason": offer.get("reason", ""), "passenger": offer.get("passenger") or {},  # 1.3
+            "reason": offer.get("reason", ""), "passenger": offer.get("passenger") or {},  # 1.4
             "destination": offer.get("destination")}
 
 

@@ -42,10 +42,34 @@ from typing import Any, Callable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from .clients import Listener, NetworkError, RejectedError, TripResult
-from .frames import (FINAL_COMPLETE_ERRORS, FINAL_STREET_ERRORS, completes_ride, error_text, records_street_trip,
-                     ride_complete_frame, street_trip_frame, to_app, to_server)
+from .frames import (
+    FINAL_COMPLETE_ERRORS,
+    FINAL_STREET_ERRORS,
+    completes_ride,
+    error_text,
+    records_street_trip,
+    ride_complete_frame,
+    street_trip_frame,
+    to_app,
+    to_server,
+)
 
 log = logging.getLogger(__name__)
+
+
+class RedactToken(logging.Filter):
+    """websockets logs every handshake header at DEBUG: the token never reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 2 and str(args[0]).lower() == "authorization":
+            record.args = (args[0], "Token ***")
+        return True
+
+
+#: the logger the socket library writes to (passed to ``connect``), with the token redacted
+socket_log = logging.getLogger(__name__ + ".socket")
+socket_log.addFilter(RedactToken())
 
 Post = Callable[[Callable[[], None]], None]
 
@@ -263,7 +287,7 @@ class WsDispatchClient:
             close_code = None
             try:
                 async with connect(self.url, additional_headers={"Authorization": f"Token {self.token}"},
-                                   open_timeout=self.open_timeout, max_size=2 ** 21) as ws:
+                                   open_timeout=self.open_timeout, max_size=2 ** 21, logger=socket_log) as ws:
                     attempt = 0
                     await self._serve(ws)
                     close_code = ws.close_code

@@ -9,8 +9,9 @@ from .login import LoginViewModel
 from .meter import MeterViewModel
 from .navigation import Navigator
 from .offer import OfferViewModel
+from .payment import PaymentViewModel
 from .ride import PositionReporter, RideViewModel
 from .split import SplitViewModel
 
 __all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
-           "MeterViewModel", "Navigator", "OfferViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]
+           "MeterViewModel", "Navigator", "OfferViewModel", "PaymentViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]

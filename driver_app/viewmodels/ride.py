@@ -96,7 +96,7 @@ class RideViewModel(Observable):
         self.rank = None  # accepting takes the cab out of the rank queue
 
     def _follow(self, ride: dict[str, Any]) -> None:
-        """The ride as the server sent it (1.3 adds the passenger's phone and the no-show time)."""
+        """The ride as the server sent it (1.4 adds the passenger's phone and the no-show time)."""
         if ride.get("status") in RIDE_LABELS:
             self.status = ride["status"]
         self.pickup = ride.get("pickup") or self.pickup
@@ -117,7 +117,7 @@ class RideViewModel(Observable):
     def _on_ride_cancelled(self, msg):
         if msg.get("ride_id") != self.ride_id:
             return
-        if msg.get("next"):  # the answer to this driver's own cancel (1.3)
+        if msg.get("next"):  # the answer to this driver's own cancel (1.4)
             label = REASON_LABELS.get(CancelReason(msg["reason"]), "") if msg.get("reason") in REASONS else ""
             self._clear(CANCELLED_TEXTS[msg["next"]].format(reason=label.lower()) if msg["next"] in CANCELLED_TEXTS else "")
         else:

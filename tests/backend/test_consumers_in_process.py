@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from dispatch.consumers import DriverConsumer, PassengerConsumer
 from backend.trips.models import Passenger, Ride
+from dispatch.consumers import DriverConsumer, PassengerConsumer
 
 from .ws_helpers import connect, through_routing
 
