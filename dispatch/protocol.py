@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
-from zones.boundary import inside_municipality, outside_reason
 from taxilaw.cancellation import CancelReason
+from zones.boundary import inside_municipality, outside_reason
 
 VERSION = (1, 4)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB

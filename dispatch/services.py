@@ -17,13 +17,20 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters
 from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
-from backend.api_errors import require
-from backend.parameters.selectors import current_parameters
-from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, DriverCancellation, Passenger, Ride, RideStatus
+from backend.trips.models import (
+    ACTIVE_RIDE_STATUSES,
+    OPEN_RIDE_STATUSES,
+    DriverCancellation,
+    Passenger,
+    Ride,
+    RideStatus,
+)
 from backend.trips.services import record_finished_trip
 from taxilaw import cancellation
 from taxilaw.geodesy import distance_m

@@ -86,7 +86,7 @@ def for_the_driver(r: Ride) -> dict:
     body = ride(r)
     no_show_at = None
     if r.arriving_at and r.status == "arriving":
-        wait = 5  # XXX
+        wait = current_parameters().as_of("no_show_wait_minutes", timezone.localdate(r.arriving_at))
         no_show_at = r.arriving_at + timedelta(minutes=wait)
     body.update(passenger_phone=_passenger(r)["phone"], arriving_at=_dt(r.arriving_at), no_show_at=_dt(no_show_at))
     return body

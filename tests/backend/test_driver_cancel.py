@@ -122,3 +122,19 @@ def test_the_socket_answers_the_cancel_reoffers_and_tells_the_passenger(working_
             await client.ws.disconnect()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.django_db
+@pytest.mark.article("Art. 1, X")
+def test_the_driver_sees_the_no_show_time_of_the_dated_parameter_in_force(working_cab):
+    from datetime import datetime
+
+    from backend.parameters.models import DatedParameter
+    from dispatch import snapshots
+
+    near, _far, ride = _accepted(working_cab)
+    DatedParameter.objects.create(name="no_show_wait_minutes", effective_from=timezone.localdate(), value=7, source="Decreto (teste)")
+    services.ride_arriving(ride.pk, near.pk)
+    body = snapshots.for_the_driver(Ride.objects.select_related("cab", "passenger").get(pk=ride.pk))
+    waited = datetime.fromisoformat(body["no_show_at"]) - datetime.fromisoformat(body["arriving_at"])
+    assert waited == timedelta(minutes=7) and body["passenger_phone"] == "(32) 99876-5432"

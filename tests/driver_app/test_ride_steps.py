@@ -5,10 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from driver_app.viewmodels.navigation import SCREEN_NAMES
 from driver_app.frames import offer_to_app, to_server
 from driver_app.session import build_session, demo_offer
 from driver_app.viewmodels import DriverState
+from driver_app.viewmodels.navigation import SCREEN_NAMES
 
 
 def demo(tmp_path, clock):
