@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("backend.registry.api.urls")),
     path("api/", include("dispatch.urls")),
+    path("api/", include("backend.trips.urls")),
     path("api/", include("backend.ranks.urls")),
     path("", include("backend.ranks.public")),
     path("api/", include("backend.parameters.urls")),

@@ -3,6 +3,9 @@
 from datetime import datetime
 from decimal import Decimal
 
+from django.db import transaction
+from django.utils import timezone
+
 from backend.tariffs.services import recompute_trip
 from taxilaw.meter import Fix
 
@@ -14,7 +17,8 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
 
     The fare is what the phone's meter showed (Art. 43); the server re-runs the meter over the trace from
     ``ride.on_board_at`` under the tariff in force then (Art. 45, §5) and keeps its total, its distance and
-    whether the two disagree. A trace the meter cannot read raises :class:`~backend.api_errors.LawViolation`
+    whether the two disagree; a total beyond the dated bound of ``taxilaw.meter.fare_hold`` is held
+    (``fare_held``) and no statement counts it until DIMUTRAN releases it (:func:`release_fare`). A trace the meter cannot read raises :class:`~backend.api_errors.LawViolation`
     before anything is written. The caller announces the ride (after the commit).
     """
     fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
@@ -22,7 +26,7 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
     changes = {
         "status": RideStatus.COMPLETED, "completed_at": stopped_at,
         "fare": meter_total, "server_total": check.reading.total, "meter_disagreement": not check.decision.allowed,
-        "distance_m": check.reading.distance_m,
+        "fare_held": not check.hold.allowed, "distance_m": check.reading.distance_m,
         "trace": [{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
     }
     if ride.pk is not None:
@@ -33,4 +37,14 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
         ride.save()
     else:
         ride.save(update_fields=list(changes))
+    return ride
+
+
+@transaction.atomic
+def release_fare(ride_id: int, *, by) -> Ride:
+    """DIMUTRAN reviewed a held meter total (Art. 43): the next statement counts it. Releasing twice changes nothing."""
+    ride = Ride.objects.select_for_update().get(pk=ride_id, status=RideStatus.COMPLETED)
+    if ride.fare_held:
+        ride.fare_held, ride.fare_released_at, ride.fare_released_by = False, timezone.now(), by
+        ride.save(update_fields=["fare_held", "fare_released_at", "fare_released_by"])
     return ride
