@@ -50,6 +50,9 @@ class PassengerErasureView(APIView):
     permission_classes = [AllowAny]
     authentication_classes = []
 
+    def get_authenticate_header(self, request):  # a missing or wrong token answers 401, naming the scheme
+        return PASSENGER_SCHEME
+
     @extend_schema(
         tags=["trips"], request=None,
         parameters=[OpenApiParameter("Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
