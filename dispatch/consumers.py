@@ -272,9 +272,10 @@ def _with_snapshot(service):
 
 def _is_auth_frame(text_data) -> bool:
     try:
-        return json.loads(text_data).get("type") == "auth"
-    except (TypeError, ValueError, AttributeError):
+        frame = protocol.load(text_data)
+    except protocol.ProtocolError:
         return False
+    return isinstance(frame, dict) and frame.get("type") == "auth"
 
 
 class OperatorConsumer(_Base):
