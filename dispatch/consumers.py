@@ -212,18 +212,23 @@ class DriverConsumer(_Base):
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_complete(self, data):
-        ride = await database_sync_to_async(_with_snapshot(services.ride_complete))(
-            data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
-        await self.send_json(wire.RIDE_UPDATED(ride=ride))
+        def complete():
+            ride = services.ride_complete(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+            return wire.RIDE_UPDATED(ride=snapshots.ride(ride), **snapshots.fare_held(ride))  # the driver hears why
+
+        await self.send_json(await database_sync_to_async(complete)())
 
     async def on_street_trip_complete(self, data):
         """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
         ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
-        ride, duplicate = await database_sync_to_async(street.record_street_trip)(
-            self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
-            meter_total=data["meter_total"], trace=data["trace"],
-        )
-        await self.send_json(street.recorded_frame(data["trip_id"], ride, duplicate))
+        def record():
+            ride, duplicate = street.record_street_trip(
+                self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
+                meter_total=data["meter_total"], trace=data["trace"],
+            )
+            return street.recorded_frame(data["trip_id"], ride, duplicate)  # reads the hold's parameters: same call
+
+        await self.send_json(await database_sync_to_async(record)())
 
 
 class PassengerConsumer(_Base):

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.services import fare_hold_reasons
 
 from . import wire
 from .models import Cab, Offer, OfferStatus
@@ -65,6 +68,12 @@ def ride(ride: Ride) -> dict:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
         body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None
     return body
+
+
+def fare_held(ride: Ride) -> dict:
+    """``{"fare_held": [reason, ...]}`` for an answer frame when the meter's total waits for DIMUTRAN (Art. 43), else ``{}``."""
+    reasons = fare_hold_reasons(ride)
+    return {"fare_held": [{"article": r.article, "code": r.code, "message": r.render(_)} for r in reasons]} if reasons else {}
 
 
 def offer(offer: Offer) -> dict:

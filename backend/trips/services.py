@@ -6,8 +6,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from backend.parameters.selectors import current_parameters
+from backend.tariffs import selectors as tariff_selectors
 from backend.tariffs.services import recompute_trip
-from taxilaw.meter import Fix
+from taxilaw.compliance import local_date
+from taxilaw.meter import Fix, fare_hold
 
 from .models import Ride, RideStatus
 
@@ -48,3 +51,12 @@ def release_fare(ride_id: int, *, by) -> Ride:
         ride.fare_held, ride.fare_released_at, ride.fare_released_by = False, timezone.now(), by
         ride.save(update_fields=["fare_held", "fare_released_at", "fare_released_by"])
     return ride
+
+
+def fare_hold_reasons(ride: Ride) -> list:
+    """Why the ride's fare is held for DIMUTRAN's review (``taxilaw.meter.fare_hold``), to tell the driver; empty if not held."""
+    if not ride.fare_held or ride.server_total is None:
+        return []
+    day = local_date(ride.on_board_at or ride.completed_at)
+    ratio = current_parameters().as_of("meter_hold_ratio", day)
+    return list(fare_hold(ride.fare, ride.server_total, ratio=ratio, tolerance=tariff_selectors.compare_tolerance(day)).reasons)

@@ -170,8 +170,8 @@ def test_cancel_against_accept_200_rounds(working_cab):
     for _ in range(ROUNDS):
         ride = Ride.objects.create(passenger=passenger, pickup_lat=-21.13, pickup_lon=-42.367, status="offered")
         offer = _offer(ride, cab)
-        pair = _pair(lambda: services.accept_offer(offer.pk, cab.pk),
-                     lambda: services.cancel_ride(ride.pk, by="passenger", passenger=passenger))
+        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
+                     lambda ride=ride: services.cancel_ride(ride.pk, by="passenger", passenger=passenger))
         outcomes += pair
         ride = _settle(ride.pk)
         assert pair[1] == "won" and ride.status == "cancelled"  # accepted or not, the passenger's cancel stands
@@ -188,8 +188,8 @@ def test_operator_assignment_against_accept_200_rounds(working_cab):
     for _ in range(ROUNDS):
         ride = _ride()
         offer = _offer(ride, cab)
-        pair = _pair(lambda: services.accept_offer(offer.pk, cab.pk),
-                     lambda: services.assign_by_operator(ride.pk, second.pk))
+        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
+                     lambda ride=ride: services.assign_by_operator(ride.pk, second.pk))
         outcomes += pair
         ride = _settle(ride.pk)
         assert sorted(pair) in (["ride_taken", "won"], ["offer_gone", "won"]), pair
@@ -207,7 +207,7 @@ def test_expiry_against_accept_200_rounds(working_cab):
         ride = _ride()
         offer = Offer.objects.create(ride=ride, cab=cab, driver=cab.driver, reason="teste",
                                      expires_at=timezone.now() + timedelta(milliseconds=2))
-        pair = _pair(lambda: services.accept_offer(offer.pk, cab.pk),
+        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
                      lambda: services.expire_offers(now=timezone.now() + timedelta(seconds=1)))
         outcomes.append(pair[0])
         assert pair[1] == "won", pair  # the sweep never fails, whoever holds the ride

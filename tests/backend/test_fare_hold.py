@@ -72,3 +72,35 @@ def test_only_dimutran_releases_and_an_unknown_ride_is_404(on_board, user_for):
     assert _staff().post("/api/rides/999999/release-fare/").status_code == 404
     ride.refresh_from_db()
     assert ride.fare_held
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.article("Art. 43")
+def test_the_driver_is_told_why_the_total_is_held_in_the_answer_frame(working_cab, make_person, settings):
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from dispatch.consumers import DriverConsumer
+
+    from .ws_helpers import connect
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    person = make_person(user=get_user_model().objects.create_user("held-driver", password="x"))
+    permit = working_cab(holder=person)
+
+    def board():
+        cab = Cab.objects.get(permit=permit)
+        return Ride.objects.create(pickup_lat=PICKUP[0], pickup_lon=PICKUP[1], status="on_board", created_by="operator",
+                                   cab=cab, permit=permit, driver=person, on_board_at=timezone.now() - timedelta(minutes=4))
+
+    async def scenario():
+        driver = await connect(DriverConsumer, "/ws/driver/", person.user, "driver", set())
+        await driver.until("snapshot")
+        ride = await sync_to_async(board)()
+        trace = [dict(f, t=f["t"].isoformat()) for f in _trace()]
+        answer = await driver.ask("ride_updated", type="ride_complete", ride_id=ride.pk, meter_total="99999999.99", trace=trace)
+        await driver.ws.disconnect()
+        return answer
+
+    answer = async_to_sync(scenario)()
+    [reason] = answer["fare_held"]
+    assert reason["code"] == "fare_held" and "DIMUTRAN" in reason["message"] and answer["ride"]["status"] == "completed"
