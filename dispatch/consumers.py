@@ -148,7 +148,7 @@ class DriverConsumer(_Base):
             await self.close(code=4401)  # rejects the handshake: no valid token
             return
         try:
-            self.cab = await database_sync_to_async(services.go_online)(person)
+            self.cab = await database_sync_to_async(services.go_online)(person, self.channel_name)
         except services.DispatchError as exc:
             await self.accept()
             await self.send_json(wire.error(exc))
@@ -163,7 +163,7 @@ class DriverConsumer(_Base):
 
     async def disconnect(self, code):
         if self.cab is not None:
-            await database_sync_to_async(services.go_offline)(self.cab.pk)
+            await database_sync_to_async(services.go_offline)(self.cab.pk, self.channel_name)
         await super().disconnect(code)
 
     async def relay(self, event):

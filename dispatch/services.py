@@ -13,6 +13,7 @@ but not the rows joined to it, so ``select_related`` beside ``select_for_update`
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -30,7 +31,7 @@ from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passe
 from backend.trips.services import record_finished_trip
 from taxilaw.geodesy import distance_m
 
-from . import events, snapshots, wire
+from . import events, presence, snapshots, wire
 from .choosing import Choice, choose
 from .compliance import may_work
 from .models import Cab, CabStatus, Offer, OfferStatus
@@ -60,12 +61,19 @@ def driven_permit(person: Person) -> Permit | None:
 
 
 @transaction.atomic
-def go_online(person: Person) -> Cab:
-    """A driver connects: the registry must allow them to work this cab now."""
+def go_online(person: Person, channel_name: str | None = None) -> Cab:
+    """A driver connects: the registry must allow them to work this cab now, and nobody else may be driving it.
+
+    The connection is recorded (``dispatch.presence``): the cab stays online while any of its sockets is open in a
+    live process. The cab's row is locked, so two drivers connecting at once cannot both pass.
+    """
     permit = driven_permit(person)
     if permit is None:
         raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
     cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
+    if presence.other_driver_connected(cab, person.pk):
+        raise DispatchError("cab_in_use", _("Este táxi já está em serviço com outro motorista conectado. "
+                                            "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
     if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
         cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
     cab.permit, cab.driver = permit, person
@@ -74,15 +82,34 @@ def go_online(person: Person) -> Cab:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
     cab.online = True
     cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
+    presence.open_connection(cab, person.pk, channel_name or f"direct!{uuid.uuid4().hex}")
     events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
 @transaction.atomic
-def go_offline(cab_id: int) -> None:
-    Cab.objects.filter(pk=cab_id).update(online=False)
-    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
-    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+def go_offline(cab_id: int, channel_name: str | None = None) -> None:
+    """A socket closed: the cab goes offline only if none of its sockets is left open in a live process."""
+    Cab.objects.select_for_update().filter(pk=cab_id).first()  # serialised with go_online of the same cab
+    if channel_name is not None and not presence.close_connection(cab_id, channel_name):
+        return
+    _take_offline([cab_id])
+
+
+def _take_offline(cab_ids: list[int]) -> None:
+    Cab.objects.filter(pk__in=cab_ids).update(online=False)
+    for cab in Cab.objects.select_related("permit", "driver").filter(pk__in=cab_ids):
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+
+
+def sweep_presence() -> list[int]:
+    """Renew this process's lease; take offline the cabs whose process died (no offer reaches them). The tick calls it."""
+    presence.renew()
+    with transaction.atomic():
+        orphans = presence.orphaned_cabs()
+        if orphans:
+            _take_offline(orphans)
+    return orphans
 
 
 def set_status(cab_id: int, status: str) -> Cab:
