@@ -11,12 +11,14 @@ import json
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
+from zones.boundary import inside_municipality, outside_reason
 
-VERSION = (1, 2)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 3)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 MAX_DEPTH = 8  # the deepest inbound frame is 3 levels (ride_complete: frame, trace, fix); room for optional extras
 
@@ -32,6 +34,15 @@ class Point(serializers.Serializer):
     lat = serializers.FloatField(min_value=-90, max_value=90)
     lon = serializers.FloatField(min_value=-180, max_value=180)
     address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class Place(Point):
+    """A pickup or destination: a point inside the municipality of Muriaé (Art. 25; zones.boundary)."""
+
+    def validate(self, data):
+        if not inside_municipality(data["lon"], data["lat"]):
+            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
+        return data
 
 
 class Empty(serializers.Serializer):
@@ -100,8 +111,8 @@ class StreetTripComplete(serializers.Serializer):
 
 
 class RideRequest(serializers.Serializer):
-    pickup = Point()
-    destination = Point(required=False, allow_null=True)
+    pickup = Place()
+    destination = Place(required=False, allow_null=True)
 
 
 class RideCancel(RideId):

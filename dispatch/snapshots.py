@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 from backend.trips.services import fare_hold_reasons
@@ -63,6 +64,7 @@ def ride(ride: Ride) -> dict:
         "cancelled_at": _dt(ride.cancelled_at),
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
+        "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))

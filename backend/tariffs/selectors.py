@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from backend.parameters.selectors import current_parameters, municipal_holidays
+from backend.parameters.selectors import current_parameters, municipal_holidays, years_around
 from taxilaw import flags as flag_law
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
@@ -51,7 +51,7 @@ def review_alert(on: date | datetime | None = None) -> Decision:
 def flag_now(at: datetime | None = None, distance_m: float = 0.0) -> flag_law.FlagDecision:
     """Bandeira I/II at ``at`` with Muriaé's municipal holidays from the database (Art. 45, I-II)."""
     at = at or timezone.now()
-    return flag_law.flag_for(at, distance_m, municipal_holidays(year_from=_day(at).year - 1))
+    return flag_law.flag_for(at, distance_m, municipal_holidays(years_around(_day(at))))
 
 
 def correction_tables_in_use(on: date | None = None):
@@ -65,3 +65,15 @@ def compare_tolerance(on: date) -> Decimal:
         return Decimal(str(current_parameters().as_of("meter_compare_tolerance_brl", on)))
     except LookupError:
         return DEFAULT_COMPARE_TOLERANCE
+
+
+def meter_config(on: date) -> dict:
+    """What a meter needs besides the tariff on ``on``, the same for the phone and the server's recomputation
+    (Art. 43, Art. 45, II): the engine's parameters (the dated fraction) and the municipal holidays of the
+    year and its neighbours."""
+    from taxilaw.meter import meter_params_from_table
+
+    return {
+        "params": meter_params_from_table(current_parameters(), on).to_dict(),
+        "holidays": sorted(d.isoformat() for d in municipal_holidays(years_around(on))),
+    }

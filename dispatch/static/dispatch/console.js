@@ -17,11 +17,51 @@
     draft = L.circleMarker([lat, lon], { radius: 10, color: "#7c3aed", weight: 3, fillColor: "#c4b5fd", fillOpacity: 0.7, dashArray: "3 3", className: "draft-marker" })
       .bindTooltip(T.tip("Novo embarque")).addTo(rideLayer);
   }
-  map.on("click", function (e) {
-    latIn.value = e.latlng.lat.toFixed(6);
-    lonIn.value = e.latlng.lng.toFixed(6);
-    setDraft(e.latlng.lat, e.latlng.lng);
-    document.getElementById("pickup-address").focus();
+  var addressIn = document.getElementById("pickup-address");
+  var typedAddress = false; // the operator wrote the address: a reverse lookup does not overwrite it
+  addressIn.addEventListener("input", function () { typedAddress = !!addressIn.value.trim(); });
+  function placePickup(lat, lon, address) {
+    latIn.value = lat.toFixed(6);
+    lonIn.value = lon.toFixed(6);
+    setDraft(lat, lon);
+    if (address) { addressIn.value = address; typedAddress = false; return; }
+    T.reverseLookup(lat, lon).then(function (body) {
+      if (body.error) { T.notice(body.error, "error"); return; }
+      if (!typedAddress && body.address) addressIn.value = body.address;
+    }).catch(function () {});
+  }
+  map.on("click", function (e) { placePickup(e.latlng.lat, e.latlng.lng, ""); addressIn.focus(); });
+
+  // --- the address as the operator types it: suggestions, the street outlined, the map centred on it --
+  var searchIn = document.getElementById("pickup-search");
+  T.addressSearch(searchIn, document.getElementById("pickup-suggestions"), function () { return {}; }, function (s) {
+    searchIn.value = s.label;
+    T.showStreet(base, s.geometry);
+    placePickup(s.lat, s.lon, s.label);
+    T.notice("Clique sobre " + s.name + " no ponto exato do embarque, se for outro.", "info");
+  });
+
+  // --- a known caller: their names and recent pickups ----------------------------------------------
+  var phoneIn = document.getElementById("caller-phone"), history = document.getElementById("caller-history");
+  phoneIn.addEventListener("change", function () {
+    history.textContent = ""; history.hidden = true;
+    var digits = phoneIn.value.replace(/\D/g, "");
+    if (digits.length < 10) return;
+    T.fetchJSON("/central/chamadas.json?phone=" + encodeURIComponent(digits)).then(function (body) {
+      if (!body.pickups.length && !body.names.length) return;
+      var nameIn = document.getElementById("caller-name");
+      var kids = [el("strong", { text: "Já ligou antes: " })];
+      body.names.forEach(function (n) {
+        kids.push(el("button", { type: "button", class: "history-name", text: n, onclick: function () { nameIn.value = n; } }));
+      });
+      body.pickups.forEach(function (p) {
+        kids.push(el("button", { type: "button", class: "history-pickup", text: p.address || (T.fmtCoord(p.lat) + "; " + T.fmtCoord(p.lon)),
+          onclick: function () { placePickup(p.lat, p.lon, p.address); map.setView([p.lat, p.lon], 17); } }));
+      });
+      kids.forEach(function (k) { history.appendChild(k); });
+      history.hidden = false;
+      if (!nameIn.value && body.names.length) nameIn.value = body.names[0];
+    }).catch(function () {});
   });
   [latIn, lonIn].forEach(function (input) {
     input.addEventListener("change", function () {
@@ -162,7 +202,8 @@
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
           ride.destination ? " · destino: " + (ride.destination.address || T.fmtCoord(ride.destination.lat) + "; " + T.fmtCoord(ride.destination.lon)) : "",
           ride.permit ? " · táxi " + ride.permit : "",
-          ride.fare ? " · " + T.fmtMoney(ride.fare) : ""
+          ride.fare ? " · " + T.fmtMoney(ride.fare) : "",
+          ride.payment ? " · pago em " + ride.payment.method_display + " (recebeu: " + ride.payment.receiver + ")" : ""
         ]),
         offersTable(ride)
       ];
@@ -244,6 +285,8 @@
         case "ride_created":
           T.notice("Corrida nº " + msg.ride_id + " criada; procurando táxi.", "ok");
           document.getElementById("ride-form").reset();
+          history.hidden = true; typedAddress = false;
+          base.layers.highlight.clearLayers();
           if (draft) { rideLayer.removeLayer(draft); draft = null; }
           break;
         case "assigned": T.notice("Corrida oferecida ao táxi escolhido (oferta nº " + msg.offer_id + "); aguardando o motorista aceitar.", "ok"); break;
@@ -284,9 +327,13 @@
     var address = document.getElementById("pickup-address").value.trim();
     if (!name || !phone) { T.notice("Informe o nome e o telefone de quem ligou.", "error"); return; }
     if (!isFinite(lat) || !isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
-      T.notice("Marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); latIn.focus(); return;
+      T.notice("Busque o endereço, marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); searchIn.focus(); return;
     }
-    socket.send({ type: "ride_create", caller_name: name, caller_phone: phone, pickup: { lat: lat, lon: lon, address: address } });
+    // the pickup is checked (inside Muriaé, its street) before the ride is created; the server checks again
+    T.reverseLookup(lat, lon).then(function (body) {
+      if (body.error) { T.notice(body.error, "error"); searchIn.focus(); return; }
+      socket.send({ type: "ride_create", caller_name: name, caller_phone: phone, pickup: { lat: lat, lon: lon, address: address || body.address || "" } });
+    }).catch(function () { T.notice("Não foi possível conferir o endereço; tente de novo.", "error"); });
   });
   document.getElementById("broadcast-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
