@@ -92,7 +92,8 @@ RIDE = Shape("ride", {
     "passenger": str, "escalated": bool, "requested_at": Nullable(DATETIME), "accepted_at": Nullable(DATETIME),
     "completed_at": Nullable(DATETIME), "cancelled_at": Nullable(DATETIME), "fare": Nullable(DECIMAL),
     "permit": Nullable(str),
-}, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON)})
+}, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON),
+            "payment": Nullable(dict)})  # 1.3 (docs/payments.md): how a completed fare was paid
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
 OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn"))

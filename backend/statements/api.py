@@ -24,18 +24,13 @@ from .models import StatementAdjustment, WeeklyStatement
 
 
 class StatementRideSerializer(serializers.Serializer):
-    """A ride as counted: id, when it was completed, the fare, and the server's check beside it (Art. 43).
-
-    ``meter_disagreement`` shows every total the server's recomputation disagreed with; ``fare_released_at``
-    says when DIMUTRAN released one that was held for review."""
+    """A late ride as counted: id, when it was completed, the fare, and the server's check beside it (Art. 43)."""
 
     ride = serializers.IntegerField(source="ride_id", read_only=True)
     completed_at = serializers.DateTimeField(read_only=True)
     fare = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
-    server_total = serializers.DecimalField(source="ride.server_total", max_digits=10, decimal_places=2, read_only=True,
-                                            allow_null=True)
-    meter_disagreement = serializers.BooleanField(source="ride.meter_disagreement", read_only=True)
-    fare_released_at = serializers.DateTimeField(source="ride.fare_released_at", read_only=True, allow_null=True)
+    server_total = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True, allow_null=True)
+    meter_disagreement = serializers.BooleanField(read_only=True)
 
 
 class RideLineSerializer(serializers.Serializer):

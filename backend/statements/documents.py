@@ -86,8 +86,8 @@ def adjustment_label(adjustment: StatementAdjustment) -> str:
 def ride_line_text(entry) -> str:
     """One counted ride: ``#12 (18/11/2026 10:00, R$ 10,00)``, and the server's figure when the meter disagreed (Art. 43)."""
     text = f"#{entry.ride_id} ({timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}, {brl(entry.fare)}"
-    if entry.ride.meter_disagreement and entry.ride.server_total is not None:
-        text += ", " + _("taxímetro diverge do recálculo do servidor: %(server)s") % {"server": brl(entry.ride.server_total)}
+    if entry.meter_disagreement and entry.server_total is not None:
+        text += ", " + _("taxímetro diverge do recálculo do servidor: %(server)s") % {"server": brl(entry.server_total)}
     return text + ")"
 
 

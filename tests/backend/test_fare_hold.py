@@ -59,7 +59,8 @@ def test_a_disagreement_within_the_bound_is_counted_and_shown(on_board):
     ride.refresh_from_db()
     assert ride.meter_disagreement and not ride.fare_held
     assert services.running_statement(cab.permit, cab.driver).gross == Decimal("1.00")
-    entry = type("Entry", (), {"ride_id": ride.pk, "completed_at": ride.completed_at, "fare": ride.fare, "ride": ride})
+    [entry] = services.running_statement(cab.permit, cab.driver).ride_lines
+    assert entry.meter_disagreement and entry.server_total == ride.server_total  # the statement's own line shows it
     line = documents.ride_line_text(entry)
     assert "diverge" in line and str(ride.server_total).replace(".", ",") in line
 
