@@ -87,3 +87,26 @@ def test_erasure_waits_for_the_open_ride(working_cab):
     answer = APIClient().delete("/api/passengers/me/", HTTP_AUTHORIZATION=f"Passenger {passenger.token}")
     assert answer.status_code == 400 and "corrida em andamento" in answer.json()["detail"]
     assert Passenger.objects.get(pk=passenger.pk).name == "Edu"
+
+
+@pytest.mark.article("Art. 66")
+def test_the_scheduler_purges_old_offer_audits_and_keeps_the_offer(working_cab):
+    from backend.scheduler.jobs import run_due
+    from dispatch.models import Offer
+
+    permit = working_cab()
+    ride = _ride(permit, days_ago=200)
+    cab = Cab.objects.get(permit=permit)
+    old = Offer.objects.create(ride=ride, cab=cab, driver=permit.holder, expires_at=timezone.now(), reason="teste",
+                               status="accepted", candidates=[{"permit": "001", "distance_m": 300}], distance_m=300.0)
+    Offer.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=181))
+    recent = Offer.objects.create(ride=_ride(permit, days_ago=1), cab=cab, driver=permit.holder, expires_at=timezone.now(),
+                                  reason="teste", status="declined", candidates=[{"permit": "001"}], distance_m=12.0)
+    at_four = timezone.localtime().replace(hour=4, minute=0)  # the job runs from 03:30, Muriaé time
+    [run] = run_due(at_four, only={"personal_data_purge"})
+    assert "offer_audits 1" in run.summary
+    old.refresh_from_db()
+    recent.refresh_from_db()
+    assert (old.candidates, old.distance_m, old.status) == ([], None, "accepted")
+    assert recent.candidates and recent.distance_m == 12.0
+    assert Ride.objects.get(pk=ride.pk).trace == []  # the same run purged the 200-day-old trace
