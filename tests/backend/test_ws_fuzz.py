@@ -66,7 +66,7 @@ async def _answers(client, texts):
         await client.ws.send_to(text_data=text)
         while True:
             try:
-                message = await asyncio.wait_for(client.ws.output_queue.get(), 1.5)
+                message = await asyncio.wait_for(client.ws.output_queue.get(), 3.0)  # a loaded CI machine
             except asyncio.TimeoutError:
                 break
             if message["type"] == "websocket.close":
