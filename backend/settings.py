@@ -224,5 +224,7 @@ LOGGING = {
 # Radio-taxi dispatch (Art. 66)
 DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
 DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))
+# A serving process whose tick has not renewed its lease for this long is dead: its cabs go offline (dispatch.presence).
+DISPATCH_PROCESS_LEASE_SECONDS = float(os.environ.get("DISPATCH_PROCESS_LEASE_SECONDS", "5"))
 # Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "1"))

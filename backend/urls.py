@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("backend.accounts.urls")),
     path("api/", include("backend.registry.api.urls")),
     path("api/", include("dispatch.urls")),
+    path("api/", include("backend.trips.urls")),
     path("api/", include("backend.ranks.urls")),
     path("", include("backend.ranks.public")),
     path("api/", include("backend.parameters.urls")),

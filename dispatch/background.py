@@ -1,4 +1,5 @@
-"""Per-process background work, about once a second: flush positions, expire offers, and tell connected
+"""Per-process background work, about once a second: renew the process's lease and take offline the cabs of a
+dead process (dispatch.presence), flush positions, expire offers, and tell connected
 cabs the registry no longer allows (whatever wrote the registry, the database triggers forgot their facts).
 
 Every Daphne process runs it (started by the first websocket that connects),
@@ -47,6 +48,7 @@ async def _loop() -> None:
 
 
 def tick(batch: dict) -> None:
+    services.sweep_presence()  # this process's lease renewed; cabs of a dead process offline
     positions.flush(batch)
     services.expire_offers()
     services.tell_the_no_longer_allowed()

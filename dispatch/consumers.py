@@ -148,7 +148,7 @@ class DriverConsumer(_Base):
             await self.close(code=4401)  # rejects the handshake: no valid token
             return
         try:
-            self.cab = await database_sync_to_async(services.go_online)(person)
+            self.cab = await database_sync_to_async(services.go_online)(person, self.channel_name)
         except services.DispatchError as exc:
             await self.accept()
             await self.send_json(wire.error(exc))
@@ -163,7 +163,7 @@ class DriverConsumer(_Base):
 
     async def disconnect(self, code):
         if self.cab is not None:
-            await database_sync_to_async(services.go_offline)(self.cab.pk)
+            await database_sync_to_async(services.go_offline)(self.cab.pk, self.channel_name)
         await super().disconnect(code)
 
     async def relay(self, event):
@@ -214,9 +214,11 @@ class DriverConsumer(_Base):
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_complete(self, data):
-        ride = await database_sync_to_async(_with_snapshot(services.ride_complete))(
-            data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
-        await self.send_json(wire.RIDE_UPDATED(ride=ride))
+        def complete():
+            ride = services.ride_complete(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+            return wire.RIDE_UPDATED(ride=snapshots.ride(ride), **snapshots.fare_held(ride))  # the driver hears why
+
+        await self.send_json(await database_sync_to_async(complete)())
 
     async def on_ride_cancel(self, data):
         ride_id, step = await offering.run(services.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
@@ -225,11 +227,14 @@ class DriverConsumer(_Base):
     async def on_street_trip_complete(self, data):
         """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
         ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
-        ride, duplicate = await database_sync_to_async(street.record_street_trip)(
-            self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
-            meter_total=data["meter_total"], trace=data["trace"],
-        )
-        await self.send_json(street.recorded_frame(data["trip_id"], ride, duplicate))
+        def record():
+            ride, duplicate = street.record_street_trip(
+                self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
+                meter_total=data["meter_total"], trace=data["trace"],
+            )
+            return street.recorded_frame(data["trip_id"], ride, duplicate)  # reads the hold's parameters: same call
+
+        await self.send_json(await database_sync_to_async(record)())
 
 
 class PassengerConsumer(_Base):
@@ -278,9 +283,10 @@ def _with_snapshot(service):
 
 def _is_auth_frame(text_data) -> bool:
     try:
-        return json.loads(text_data).get("type") == "auth"
-    except (TypeError, ValueError, AttributeError):
+        frame = protocol.load(text_data)
+    except protocol.ProtocolError:
         return False
+    return isinstance(frame, dict) and frame.get("type") == "auth"
 
 
 class OperatorConsumer(_Base):

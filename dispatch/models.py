@@ -81,3 +81,30 @@ class Offer(models.Model):
             models.UniqueConstraint(fields=["cab"], condition=Q(status="pending"), name="one_pending_offer_per_cab"),
         ]
         indexes = [models.Index(fields=["status", "expires_at"])]
+
+
+class ServingProcess(models.Model):
+    """A serving (Daphne) process, alive while its background tick renews ``lease_until`` (dispatch.presence).
+
+    A process that dies stops renewing: once its lease has run out its connections are gone and its cabs offline."""
+
+    name = models.CharField(max_length=80, primary_key=True)
+    lease_until = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("processo de atendimento")
+        verbose_name_plural = _("processos de atendimento")
+
+
+class CabConnection(models.Model):
+    """One open driver socket: a cab is online while it has one in a live process (a phone reconnecting has two)."""
+
+    cab = models.ForeignKey(Cab, on_delete=models.CASCADE, related_name="connections")
+    driver = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
+    process = models.ForeignKey(ServingProcess, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("conexão de táxi")
+        verbose_name_plural = _("conexões de táxis")

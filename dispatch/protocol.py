@@ -21,6 +21,7 @@ from zones.boundary import inside_municipality, outside_reason
 
 VERSION = (1, 4)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
+MAX_DEPTH = 8  # the deepest inbound frame is 3 levels (ride_complete: frame, trace, fix); room for optional extras
 
 
 class ProtocolError(Exception):
@@ -195,15 +196,40 @@ INBOUND = {
 INBOUND_SINCE = {("driver", "street_trip_complete"): "1.1", ("driver", "ride_cancel"): "1.4"}
 
 
-def parse(role: str, text: str | None) -> tuple[str, dict]:
+
+def _too_deep(value, limit: int) -> bool:
+    """Is ``value`` nested deeper than ``limit``? Iterative: a hostile frame cannot make it recurse."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def load(text: str | None):
+    """A frame's JSON with bounded work: at most ``MAX_FRAME_BYTES`` and ``MAX_DEPTH`` levels, else a ProtocolError.
+
+    A 50,000-level nested frame made ``json.loads`` raise RecursionError (an internal error, a 1011 close)."""
     if text is None:
         raise ProtocolError("binary_not_supported", _("Envie mensagens JSON em texto."))
-    if len(text.encode()) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES or len(text.encode()) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", _("Mensagem grande demais."))
     try:
         frame = json.loads(text)
+    except RecursionError:
+        raise ProtocolError("too_deep", _("Mensagem com aninhamento demais.")) from None
     except ValueError:
         raise ProtocolError("malformed_json", _("JSON inválido.")) from None
+    if _too_deep(frame, MAX_DEPTH):
+        raise ProtocolError("too_deep", _("Mensagem com aninhamento demais."))
+    return frame
+
+
+def parse(role: str, text: str | None) -> tuple[str, dict]:
+    frame = load(text)
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
     schema = INBOUND[role].get(frame["type"])

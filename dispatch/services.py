@@ -4,10 +4,16 @@ Consumers call these through ``database_sync_to_async``. Races between
 processes are settled by the database: conditional updates on the offer and
 the ride, and the constraint of one active ride per cab. Which cab a ride is
 offered to is chosen in ``dispatch.choosing``.
+
+One lock order in every path that changes a ride and its offers (accept, decline, expiry, cancel, manual
+assignment): the ride's row first (:func:`_lock_ride`), then its offers. Two paths that took them in opposite
+orders deadlocked on PostgreSQL. A locked ride is read without joins: PostgreSQL re-reads a row it waited for
+but not the rows joined to it, so ``select_related`` beside ``select_for_update`` returned a stale cab.
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -36,7 +42,7 @@ from taxilaw import cancellation
 from taxilaw.geodesy import distance_m
 from zones.gazetteer import AddressError, default_gazetteer
 
-from . import events, snapshots, wire
+from . import events, presence, snapshots, wire
 from .choosing import Choice, choose
 from .compliance import may_work
 from .models import Cab, CabStatus, Offer, OfferStatus
@@ -66,12 +72,19 @@ def driven_permit(person: Person) -> Permit | None:
 
 
 @transaction.atomic
-def go_online(person: Person) -> Cab:
-    """A driver connects: the registry must allow them to work this cab now."""
+def go_online(person: Person, channel_name: str | None = None) -> Cab:
+    """A driver connects: the registry must allow them to work this cab now, and nobody else may be driving it.
+
+    The connection is recorded (``dispatch.presence``): the cab stays online while any of its sockets is open in a
+    live process. The cab's row is locked, so two drivers connecting at once cannot both pass.
+    """
     permit = driven_permit(person)
     if permit is None:
         raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
     cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
+    if presence.other_driver_connected(cab, person.pk):
+        raise DispatchError("cab_in_use", _("Este táxi já está em serviço com outro motorista conectado. "
+                                            "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
     if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
         cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
     cab.permit, cab.driver = permit, person
@@ -80,15 +93,34 @@ def go_online(person: Person) -> Cab:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
     cab.online = True
     cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
+    presence.open_connection(cab, person.pk, channel_name or f"direct!{uuid.uuid4().hex}")
     events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
 @transaction.atomic
-def go_offline(cab_id: int) -> None:
-    Cab.objects.filter(pk=cab_id).update(online=False)
-    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
-    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+def go_offline(cab_id: int, channel_name: str | None = None) -> None:
+    """A socket closed: the cab goes offline only if none of its sockets is left open in a live process."""
+    Cab.objects.select_for_update().filter(pk=cab_id).first()  # serialised with go_online of the same cab
+    if channel_name is not None and not presence.close_connection(cab_id, channel_name):
+        return
+    _take_offline([cab_id])
+
+
+def _take_offline(cab_ids: list[int]) -> None:
+    Cab.objects.filter(pk__in=cab_ids).update(online=False)
+    for cab in Cab.objects.select_related("permit", "driver").filter(pk__in=cab_ids):
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+
+
+def sweep_presence() -> list[int]:
+    """Renew this process's lease; take offline the cabs whose process died (no offer reaches them). The tick calls it."""
+    presence.renew()
+    with transaction.atomic():
+        orphans = presence.orphaned_cabs()
+        if orphans:
+            _take_offline(orphans)
+    return orphans
 
 
 def set_status(cab_id: int, status: str) -> Cab:
@@ -200,6 +232,18 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             raise DispatchError("ride_open", _("Você já tem uma corrida em andamento.")) from None
         raise
 
+def _lock_ride(ride_id: int, *, skip_locked: bool = False) -> Ride | None:
+    """The ride's row, locked for this transaction (the first lock of every ride-and-offer path); no join."""
+    return Ride.objects.select_for_update(skip_locked=skip_locked).filter(pk=ride_id).first()
+
+
+def _ride_closed(ride: Ride) -> DispatchError:
+    """The specific answer to whoever lost a race for a ride that is no longer waiting for a cab."""
+    if ride.status == RideStatus.CANCELLED:
+        return DispatchError("ride_cancelled", _("Esta corrida foi cancelada."))
+    return DispatchError("ride_taken", _("Esta corrida já foi atendida por outro táxi."))
+
+
 def _has_pending_offer(cab: Cab) -> bool:
     return Offer.objects.filter(cab=cab, status=OfferStatus.PENDING).exists()
 
@@ -208,8 +252,8 @@ def _has_pending_offer(cab: Cab) -> bool:
 @transaction.atomic(savepoint=False)  # callers run it inside their own transaction or none
 def offer_next(ride_id: int) -> Offer | None:
     """Offer the ride to the next cab that may legally work; escalate to operators when none is left."""
-    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").get(pk=ride_id)
-    if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
+    ride = _lock_ride(ride_id)
+    if ride is None or ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
         return None
     offers = list(ride.offers.values_list("cab_id", "status"))
     if any(status == OfferStatus.PENDING for _cab, status in offers):
@@ -265,9 +309,11 @@ def _offer_open_ride(ride: Ride, choice: Choice) -> Offer:
 @transaction.atomic
 def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
     """An operator picks the cab; it still must be allowed to work, and the driver still accepts."""
-    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").get(pk=ride_id)
+    ride = _lock_ride(ride_id)
+    if ride is None:
+        raise DispatchError("unknown_ride", _("Corrida inexistente."))
     if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
-        raise DispatchError("ride_not_open", _("Esta corrida não aguarda táxi."))
+        raise _ride_closed(ride)
     cab = Cab.objects.select_related("permit", "driver").filter(permit_id=permit_id, online=True).first()
     if cab is None:
         raise DispatchError("cab_offline", _("Este táxi não está conectado."))
@@ -287,36 +333,58 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
         raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes.")) from None
 
 
-def _close_offer(offer: Offer, status: str) -> None:
-    Offer.objects.filter(pk=offer.pk).update(status=status, responded_at=timezone.now())
-    events.announce(events.cab_group(offer.cab.permit_id), wire.OFFER_CLOSED(offer_id=offer.pk, status=status))
+def _close_offer(offer: Offer, status: str) -> bool:
+    """Close a pending offer of a ride the caller locked; announced only if it was still pending."""
+    if not Offer.objects.filter(pk=offer.pk, status=OfferStatus.PENDING).update(status=status, responded_at=timezone.now()):
+        return False
+    permit_id = Cab.objects.values_list("permit_id", flat=True).get(pk=offer.cab_id)
+    events.announce(events.cab_group(permit_id), wire.OFFER_CLOSED(offer_id=offer.pk, status=status))
+    return True
 
 
 # --- answers to an offer -------------------------------------------------------------------------
 
 
+def _offer_gone() -> DispatchError:
+    return DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
+
+
+def _locked_ride_of_offer(offer_id: int, cab_id: int) -> Ride:
+    """The ride of this cab's offer, locked first (the one lock order); the offer itself is checked after."""
+    ride_id = Offer.objects.filter(pk=offer_id, cab_id=cab_id).values_list("ride_id", flat=True).first()
+    ride = _lock_ride(ride_id) if ride_id is not None else None
+    if ride is None:
+        raise _offer_gone()
+    return ride
+
+
 def accept_offer(offer_id: int, cab_id: int) -> Ride:
-    """Exactly one cab wins: the offer and the ride change only if still pending/offered (conditional updates)."""
+    """Exactly one cab wins: the ride is locked first, then the offer and the ride change only if still pending/offered.
+
+    The loser hears why: ``ride_cancelled``, ``ride_taken`` or ``offer_gone`` (withdrawn, expired, declined).
+    """
     now = timezone.now()
     try:
         with transaction.atomic():
+            ride = _locked_ride_of_offer(offer_id, cab_id)
+            if ride.status not in (RideStatus.REQUESTED, RideStatus.OFFERED):
+                raise _offer_gone() if ride.cab_id == cab_id else _ride_closed(ride)  # a repeat of this cab's own accept
             taken = Offer.objects.filter(pk=offer_id, cab_id=cab_id, status=OfferStatus.PENDING, expires_at__gt=now).update(
                 status=OfferStatus.ACCEPTED, responded_at=now
             )
             if not taken:
-                raise DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
-            offer = Offer.objects.select_related("cab__permit", "cab__driver").get(pk=offer_id)
-            cab = offer.cab
-            won = Ride.objects.filter(pk=offer.ride_id, status=RideStatus.OFFERED).update(
+                raise _offer_gone()
+            cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
+            won = Ride.objects.filter(pk=ride.pk, status=RideStatus.OFFERED).update(
                 status=RideStatus.ACCEPTED, cab=cab, permit_id=cab.permit_id, driver_id=cab.driver_id,
                 accepted_at=now, version=F("version") + 1, credentials=snapshots.credentials(cab.permit, cab.driver),
             )
-            if not won:
-                raise DispatchError("offer_gone", _("Esta corrida já foi atendida ou cancelada."))
+            if not won:  # cannot happen while the ride's row is locked; kept as the conditional update's guard
+                raise _offer_gone()
             Cab.objects.filter(pk=cab_id).update(status=CabStatus.EN_ROUTE)
             cab.status = CabStatus.EN_ROUTE
             rank_services.leave_rank(permit_id=cab.permit_id, at=now)
-            ride = _fresh(offer.ride_id)
+            ride = _fresh(ride.pk)
             _announce_ride(ride)
             events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
             return ride
@@ -326,40 +394,45 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
 
 def decline_offer(offer_id: int, cab_id: int) -> None:
     with transaction.atomic():
+        ride = _locked_ride_of_offer(offer_id, cab_id)
         declined = Offer.objects.filter(pk=offer_id, cab_id=cab_id, status=OfferStatus.PENDING).update(
             status=OfferStatus.DECLINED, responded_at=timezone.now()
         )
         if not declined:
-            raise DispatchError("offer_gone", _("Esta oferta não está mais disponível."))
-        ride_id = Offer.objects.values_list("ride_id", flat=True).get(pk=offer_id)
-        offer_next(ride_id)
+            raise _offer_gone()
+        offer_next(ride.pk)
 
 
-def expire_offers(now: datetime | None = None) -> int:
-    """Finish offers whose time ran out, whichever process made them (the sweeper calls this)."""
+EXPIRE_PER_TICK = 200  # offers expired per sweep: bounded work, the rest next tick
+
+
+def expire_offers(now: datetime | None = None, limit: int = EXPIRE_PER_TICK) -> int:
+    """Finish offers whose time ran out, whichever process made them (the sweeper calls this).
+
+    Each ride is locked first (the one lock order), skipping a ride another transaction holds (an accept or a
+    cancel deciding it now): the next sweep sees it again if it is still waiting.
+    """
     now = now or timezone.now()
+    due = list(Offer.objects.filter(status=OfferStatus.PENDING, expires_at__lte=now)
+               .order_by("expires_at").values_list("pk", "ride_id", "cab_id")[:limit])
     count = 0
-    while True:
+    for offer_id, ride_id, cab_id in due:
         with transaction.atomic():
-            offer = (
-                Offer.objects.select_for_update(skip_locked=True)
-                .filter(status=OfferStatus.PENDING, expires_at__lte=now)
-                .select_related("cab")
-                .first()
-            )
-            if offer is None:
-                return count
-            _close_offer(offer, OfferStatus.EXPIRED)
-            offer_next(offer.ride_id)
+            if _lock_ride(ride_id, skip_locked=True) is None:
+                continue
+            if not _close_offer(Offer(pk=offer_id, cab_id=cab_id), OfferStatus.EXPIRED):  # accepted or withdrawn meanwhile
+                continue
+            offer_next(ride_id)
             count += 1
+    return count
 
 
 # --- the trip ----------------------------------------------------------------------------------
 
 
 def _driver_ride(ride_id: int, cab_id: int, allowed: tuple) -> Ride:
-    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").filter(pk=ride_id, cab_id=cab_id).first()
-    if ride is None:
+    ride = _lock_ride(ride_id)
+    if ride is None or ride.cab_id != cab_id:
         raise DispatchError("not_your_ride", _("Esta corrida não é deste táxi."))
     if ride.status not in allowed:
         raise DispatchError("wrong_state", _("A corrida está em “%(status)s”.") % {"status": ride.get_status_display()})
@@ -405,16 +478,18 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
 
 @transaction.atomic
 def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, reason: str = "") -> Ride:
-    ride = Ride.objects.select_for_update(of=("self",)).select_related("cab", "passenger").filter(pk=ride_id).first()
+    ride = _lock_ride(ride_id)
     if ride is None or (passenger is not None and ride.passenger_id != passenger.pk):
         raise DispatchError("not_your_ride", _("Esta corrida não é sua."))
-    if ride.status in (RideStatus.COMPLETED, RideStatus.CANCELLED, RideStatus.ON_BOARD):
+    if ride.status == RideStatus.CANCELLED:
+        raise _ride_closed(ride)
+    if ride.status in (RideStatus.COMPLETED, RideStatus.ON_BOARD):
         raise DispatchError("wrong_state", _("A corrida está em “%(status)s” e não pode ser cancelada.") % {"status": ride.get_status_display()})
-    for pending in ride.offers.filter(status=OfferStatus.PENDING).select_related("cab"):
+    for pending in ride.offers.filter(status=OfferStatus.PENDING):
         _close_offer(pending, OfferStatus.WITHDRAWN)
     if ride.cab_id:
         _set_cab_status(ride.cab_id, CabStatus.FREE)
-        events.announce(events.cab_group(ride.cab.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
+        events.announce(events.cab_group(ride.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
 
 

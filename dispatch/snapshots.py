@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from backend.parameters.selectors import current_parameters
 from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.services import fare_hold_reasons
 
 from . import wire
 from .models import Cab, Offer, OfferStatus
@@ -90,6 +92,12 @@ def for_the_driver(r: Ride) -> dict:
         no_show_at = r.arriving_at + timedelta(minutes=wait)
     body.update(passenger_phone=_passenger(r)["phone"], arriving_at=_dt(r.arriving_at), no_show_at=_dt(no_show_at))
     return body
+
+
+def fare_held(ride: Ride) -> dict:
+    """``{"fare_held": [reason, ...]}`` for an answer frame when the meter's total waits for DIMUTRAN (Art. 43), else ``{}``."""
+    reasons = fare_hold_reasons(ride)
+    return {"fare_held": [{"article": r.article, "code": r.code, "message": r.render(_)} for r in reasons]} if reasons else {}
 
 
 def offer(offer: Offer) -> dict:

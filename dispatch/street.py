@@ -77,5 +77,5 @@ def recorded_frame(trip_id, ride: Ride, duplicate: bool) -> dict:
     return wire.STREET_TRIP_RECORDED(
         trip_id=str(trip_id), ride_id=ride.pk,
         fare=str(ride.fare), server_total=str(ride.server_total) if ride.server_total is not None else None,
-        meter_disagreement=ride.meter_disagreement, duplicate=duplicate,
+        meter_disagreement=ride.meter_disagreement, duplicate=duplicate, **snapshots.fare_held(ride),
     )

@@ -203,10 +203,13 @@ OFFER_ACCEPTED = Frame("offer_accepted", (DRIVER_ROLE,), {"ride_id": int}, "the 
                        optional={"ride": RIDE})
 OFFER_DECLINED = Frame("offer_declined", (DRIVER_ROLE,), {"offer_id": int}, "the answer to `offer_decline`")
 RIDE_UPDATED = Frame("ride_updated", (DRIVER_ROLE,), {"ride": RIDE},
-                     "the answer to `ride_arriving`, `ride_on_board` and `ride_complete`: the ride as it now is", since="1.2")
+                     "the answer to `ride_arriving`, `ride_on_board` and `ride_complete`: the ride as it now is; "
+                     "`fare_held`: why a meter total is held for DIMUTRAN's review (Art. 43)", since="1.2",
+                     optional={"fare_held": ListOf(REASON)})
 STREET_TRIP_RECORDED = Frame("street_trip_recorded", (DRIVER_ROLE,), {
     "trip_id": str, "ride_id": int, "fare": DECIMAL, "server_total": Nullable(DECIMAL), "meter_disagreement": bool,
-    "duplicate": bool}, "the answer to `street_trip_complete`", since="1.1")
+    "duplicate": bool}, "the answer to `street_trip_complete`; `fare_held` as in `ride_updated`", since="1.1",
+    optional={"fare_held": ListOf(REASON)})
 RIDE_UPDATE = Frame("ride_update", (PASSENGER_ROLE, OPERATOR_ROLE), {"ride": RIDE}, "a ride changed (its `version` grew)")
 CAB_POSITION_FRAME = Frame("cab_position", (PASSENGER_ROLE,), {"ride_id": int, "lat": float, "lon": float},
                            "where the ride's cab is, about once a second")

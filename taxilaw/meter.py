@@ -522,3 +522,22 @@ def compare(phone_total: Decimal, server_total: Decimal, tolerance: Decimal = De
     return Decision.refuse(Reason("Art. 43", code, template,
                                   {"phone": str(phone), "server": str(server), "diff": str(abs(diff)),
                                    "tolerance": str(tol)}), articles=("Art. 45, §5",))
+
+
+def fare_hold(phone_total: Decimal, server_total: Decimal, *, ratio: Decimal, tolerance: Decimal) -> Decision:
+    """May the meter's total enter a weekly statement at once, or must DIMUTRAN review it first? (Art. 43, Art. 45, §5).
+
+    Art. 43 makes the meter's total the fare, so a disagreement alone is only recorded. But a total beyond
+    ``server_total`` × ``ratio`` + ``tolerance`` (dated parameters ``meter_hold_ratio`` and
+    ``meter_compare_tolerance_brl``; docs/readings-tariffs.md) is implausible for the trace the phone sent:
+    it is held (refused here with ``fare_held``) until DIMUTRAN releases it. An undercharge is never held.
+    """
+    phone, server = Decimal(str(phone_total)), Decimal(str(server_total))
+    bound = server * Decimal(str(ratio)) + Decimal(str(tolerance))
+    if phone <= bound:
+        return Decision.allow("Art. 43")
+    return Decision.refuse(Reason(
+        "Art. 43", "fare_held",
+        _("O total do taxímetro (R$ {phone}) passa de {ratio} vezes o recálculo do servidor (R$ {server}) "
+          "mais a tolerância; a corrida fica retida para conferência da DIMUTRAN e só entra no extrato depois."),
+        {"phone": str(phone), "server": str(server), "ratio": str(ratio)}), articles=("Art. 45, §5",))

@@ -24,11 +24,13 @@ from .models import StatementAdjustment, WeeklyStatement
 
 
 class StatementRideSerializer(serializers.Serializer):
-    """A late ride as counted: id, when it was completed, the fare."""
+    """A late ride as counted: id, when it was completed, the fare, and the server's check beside it (Art. 43)."""
 
     ride = serializers.IntegerField(source="ride_id", read_only=True)
     completed_at = serializers.DateTimeField(read_only=True)
     fare = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+    server_total = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True, allow_null=True)
+    meter_disagreement = serializers.BooleanField(read_only=True)
 
 
 class RideLineSerializer(serializers.Serializer):

@@ -83,12 +83,17 @@ def adjustment_label(adjustment: StatementAdjustment) -> str:
     return label
 
 
+def ride_line_text(entry) -> str:
+    """One counted ride: ``#12 (18/11/2026 10:00, R$ 10,00)``, and the server's figure when the meter disagreed (Art. 43)."""
+    text = f"#{entry.ride_id} ({timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}, {brl(entry.fare)}"
+    if entry.meter_disagreement and entry.server_total is not None:
+        text += ", " + _("taxímetro diverge do recálculo do servidor: %(server)s") % {"server": brl(entry.server_total)}
+    return text + ")"
+
+
 def late_rides_text(adjustment: StatementAdjustment) -> str:
-    """The late rides one by one: ``#12 (18/11/2026 10:00, R$ 10,00)``."""
-    return "; ".join(
-        f"#{entry.ride_id} ({timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}, {brl(entry.fare)})"
-        for entry in adjustment.ride_list
-    )
+    """The late rides one by one (:func:`ride_line_text`)."""
+    return "; ".join(ride_line_text(entry) for entry in adjustment.ride_list)
 
 
 def adjustment_detail(adjustment: StatementAdjustment, statement: WeeklyStatement | None = None) -> str:

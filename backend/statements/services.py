@@ -233,8 +233,11 @@ def build_adjustment(*, permit: Permit, driver: Person, original_monday: date, l
 
 
 def _completed_rides(**filters) -> list[RideRow]:
-    """Completed rides with a permit and a driver not counted by any statement yet, fares exact in Decimal."""
-    rows = (Ride.objects.filter(status=RideStatus.COMPLETED, completed_at__isnull=False, permit__isnull=False,
+    """Completed rides with a permit and a driver not counted by any statement yet, fares exact in Decimal.
+
+    A fare held for DIMUTRAN's review (``Ride.fare_held``, Art. 43) waits: once released it is counted by the
+    running week's statement, or carried into the next one as a late ride if its own week has closed."""
+    rows = (Ride.objects.filter(status=RideStatus.COMPLETED, completed_at__isnull=False, permit__isnull=False, fare_held=False,
                                 driver__isnull=False, statement_entry__isnull=True, **filters)
             .order_by("completed_at", "pk").values_list(
                 "pk", "permit_id", "driver_id", "fare", "completed_at", "payment__method", "payment__collector",

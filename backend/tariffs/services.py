@@ -166,6 +166,7 @@ class Recomputation:
     phone_total: Decimal
     tolerance: Decimal
     decision: Decision
+    hold: Decision  # refused: the total is held for DIMUTRAN's review before any statement counts it
 
     @property
     def server_total(self) -> Decimal:
@@ -212,4 +213,6 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
         refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), "trace", error=str(exc))
     tolerance = selectors.compare_tolerance(day)
     phone = Decimal(str(phone_total))
-    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance))
+    hold = meter_law.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
+                               tolerance=tolerance)
+    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance), hold)

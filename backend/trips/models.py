@@ -4,6 +4,7 @@ message announces it. Dispatch (the websocket app) writes rides; statements and 
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -18,6 +19,8 @@ class Passenger(models.Model):
     phone = models.CharField(_("telefone"), max_length=20, db_index=True)
     token = models.CharField(max_length=64, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the passenger's data was erased (on request or after ``retention_passenger_days``; LGPD).
+    anonymised_at = models.DateTimeField(_("dados apagados em"), null=True, blank=True)
 
     class Meta:
         db_table = "dispatch_passenger"  # created by dispatch before the trips app owned it (trips 0001)
@@ -25,7 +28,7 @@ class Passenger(models.Model):
         verbose_name_plural = _("passageiros")
 
     def __str__(self):
-        return f"{self.name} ({self.phone})"
+        return f"{self.name} ({self.phone})" if self.anonymised_at is None else f"#{self.pk} ({_('dados apagados')})"
 
     def save(self, *args, **kwargs):
         if not self.token:
@@ -79,6 +82,12 @@ class Ride(models.Model):
     fare = models.DecimalField(_("tarifa (Art. 43)"), max_digits=10, decimal_places=2, null=True, blank=True)
     server_total = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     meter_disagreement = models.BooleanField(default=False)
+    # A total beyond the dated bound of the server's figure waits for DIMUTRAN (taxilaw.meter.fare_hold): no statement
+    # counts it until released.
+    fare_held = models.BooleanField(_("tarifa retida para conferência"), default=False)
+    fare_released_at = models.DateTimeField(_("tarifa liberada em"), null=True, blank=True)
+    fare_released_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                         related_name="+", verbose_name=_("liberada por"))
     distance_m = models.FloatField(null=True, blank=True)
     trace = models.JSONField(default=list, blank=True)
     # Art. 32: the CVI and the CMT the passenger was shown, recorded when the cab accepted (for complaints and audit).

@@ -3,8 +3,14 @@
 from datetime import datetime
 from decimal import Decimal
 
+from django.db import transaction
+from django.utils import timezone
+
+from backend.parameters.selectors import current_parameters
+from backend.tariffs import selectors as tariff_selectors
 from backend.tariffs.services import recompute_trip
-from taxilaw.meter import Fix
+from taxilaw.compliance import local_date
+from taxilaw.meter import Fix, fare_hold
 
 from .models import Ride, RideStatus
 
@@ -14,7 +20,8 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
 
     The fare is what the phone's meter showed (Art. 43); the server re-runs the meter over the trace from
     ``ride.on_board_at`` under the tariff in force then (Art. 45, §5) and keeps its total, its distance and
-    whether the two disagree. A trace the meter cannot read raises :class:`~backend.api_errors.LawViolation`
+    whether the two disagree; a total beyond the dated bound of ``taxilaw.meter.fare_hold`` is held
+    (``fare_held``) and no statement counts it until DIMUTRAN releases it (:func:`release_fare`). A trace the meter cannot read raises :class:`~backend.api_errors.LawViolation`
     before anything is written. The caller announces the ride (after the commit).
     """
     fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
@@ -22,7 +29,7 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
     changes = {
         "status": RideStatus.COMPLETED, "completed_at": stopped_at,
         "fare": meter_total, "server_total": check.reading.total, "meter_disagreement": not check.decision.allowed,
-        "distance_m": check.reading.distance_m,
+        "fare_held": not check.hold.allowed, "distance_m": check.reading.distance_m,
         "trace": [{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
     }
     if ride.pk is not None:
@@ -34,3 +41,22 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
     else:
         ride.save(update_fields=list(changes))
     return ride
+
+
+@transaction.atomic
+def release_fare(ride_id: int, *, by) -> Ride:
+    """DIMUTRAN reviewed a held meter total (Art. 43): the next statement counts it. Releasing twice changes nothing."""
+    ride = Ride.objects.select_for_update().get(pk=ride_id, status=RideStatus.COMPLETED)
+    if ride.fare_held:
+        ride.fare_held, ride.fare_released_at, ride.fare_released_by = False, timezone.now(), by
+        ride.save(update_fields=["fare_held", "fare_released_at", "fare_released_by"])
+    return ride
+
+
+def fare_hold_reasons(ride: Ride) -> list:
+    """Why the ride's fare is held for DIMUTRAN's review (``taxilaw.meter.fare_hold``), to tell the driver; empty if not held."""
+    if not ride.fare_held or ride.server_total is None:
+        return []
+    day = local_date(ride.on_board_at or ride.completed_at)
+    ratio = current_parameters().as_of("meter_hold_ratio", day)
+    return list(fare_hold(ride.fare, ride.server_total, ratio=ratio, tolerance=tariff_selectors.compare_tolerance(day)).reasons)

@@ -55,3 +55,27 @@ def test_the_other_process_finishes_the_offer_of_a_killed_one(two_processes):
             await client.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.article("Art. 66")
+def test_a_killed_process_takes_its_cabs_offline_within_seconds(two_processes):
+    """Its cabs' sockets died with it: within the process lease (5 s) and a tick, no offer goes to them."""
+    world = two_processes.world
+    first, second = two_processes.ports
+    lat, lon = world["centre"]
+    orphan = world["cabs"][0]
+
+    async def scenario():
+        b = await driver(first, orphan["token"])
+        await b.recv_until("snapshot")
+        await free_at(b, lat - 0.003, lon)
+        await asyncio.sleep(1.5)  # the position flushed
+        two_processes.processes[0].send_signal(signal.SIGKILL)
+        await asyncio.sleep(7.0)  # the lease (5 s) ran out and the second process's tick swept it
+        p = await passenger(second, world["passenger_token"])
+        await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon})
+        ride = (await p.recv_until("ride_update"))["ride"]
+        assert ride["escalated"] is True and ride["status"] == "requested"  # offered to nobody: to the operators
+        await p.close()
+
+    asyncio.run(scenario())

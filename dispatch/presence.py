@@ -1,0 +1,62 @@
+"""Presence that follows the connections really open, in every process (issue 14).
+
+Each driver socket is a ``CabConnection`` row of its serving process; each process renews its lease
+(``ServingProcess.lease_until``) on every background tick. A cab is online while it has a connection in a
+process whose lease has not run out: closing one of two sockets of a reconnecting phone leaves it online, and
+a process that dies takes its cabs offline within ``DISPATCH_PROCESS_LEASE_SECONDS`` (any other process's tick
+sweeps it). One person drives a cab at a time: a second driver is refused while the first is connected.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from .models import Cab, CabConnection, ServingProcess
+
+PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+SWEEP_PER_TICK = 500  # cabs taken offline per tick after a process died: bounded work, the rest next tick
+
+
+def lease() -> timedelta:
+    return timedelta(seconds=settings.DISPATCH_PROCESS_LEASE_SECONDS)
+
+
+def renew(now: datetime | None = None) -> None:
+    """This process is alive for one more lease (the tick calls it; so does every connection)."""
+    now = now or timezone.now()
+    ServingProcess.objects.update_or_create(name=PROCESS, defaults={"lease_until": now + lease()})
+
+
+def live_connections(now: datetime | None = None):
+    return CabConnection.objects.filter(process__lease_until__gt=now or timezone.now())
+
+
+def other_driver_connected(cab: Cab, person_id: int) -> bool:
+    return live_connections().filter(cab=cab).exclude(driver_id=person_id).exists()
+
+
+def open_connection(cab: Cab, person_id: int, channel_name: str) -> None:
+    # Only made if missing (the first socket): renewing here would make every connect wait on the process's row.
+    ServingProcess.objects.get_or_create(name=PROCESS, defaults={"lease_until": timezone.now() + lease()})
+    CabConnection.objects.create(cab=cab, driver_id=person_id, process_id=PROCESS, channel_name=channel_name)
+
+
+def close_connection(cab_id: int, channel_name: str) -> bool:
+    """Forget one socket; True if the cab has no live connection left (it goes offline)."""
+    CabConnection.objects.filter(channel_name=channel_name).delete()
+    return not live_connections().filter(cab_id=cab_id).exists()
+
+
+def orphaned_cabs(now: datetime | None = None) -> list[int]:
+    """Cabs marked online with no connection in a live process (their process died): at most SWEEP_PER_TICK."""
+    now = now or timezone.now()
+    ServingProcess.objects.filter(lease_until__lte=now).delete()  # their connections go with them (CASCADE)
+    alive = live_connections(now).filter(cab=OuterRef("pk"))
+    return list(Cab.objects.filter(online=True).exclude(Exists(alive)).values_list("pk", flat=True)[:SWEEP_PER_TICK])
