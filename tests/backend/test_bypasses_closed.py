@@ -148,10 +148,12 @@ def test_the_admin_auxiliary_inline_asks_art_48(admin_client, working_cab, make_
     third.status = "cancelled"
     third.save()
     add = admin_client.post("/admin/registry/auxiliary/add/", {"permit": permit.pk, "person": make_person().pk,
-                                                              "authorized_on": today, "status": "active", "split_regime": "law"})
+                                                              "authorized_on": today, "status": "active", "split_regime": "law",
+                                                              "pix_receiver": "driver"})
     assert add.status_code == 302
     fourth = admin_client.post("/admin/registry/auxiliary/add/", {"permit": permit.pk, "person": make_person().pk,
-                                                                 "authorized_on": today, "status": "active", "split_regime": "law"})
+                                                                 "authorized_on": today, "status": "active", "split_regime": "law",
+                                                              "pix_receiver": "driver"})
     assert fourth.status_code == 200 and "Art. 48" in fourth.content.decode()
 
 
