@@ -322,18 +322,20 @@ def cumulate(lines: Sequence[PenaltyLine]) -> PenaltyPlan:
 # ----------------------------------------------------------- complaint (60)
 
 
-def may_complain(*, own_ride: bool, ride_completed: bool) -> Decision:
-    """A passenger complains about a ride they took and that took place (Art. 60, Art. 60, § único).
+def may_complain(*, own_ride: bool, ride_completed: bool, cab_abandoned: bool = False) -> Decision:
+    """A passenger complains about their own ride that a cab took (Art. 60, Art. 60, § único).
 
-    The violation must be *comprovada* (Art. 60): the ride's record is the
-    proof attached, so only the passenger's own completed ride qualifies.
+    The violation must be *comprovada* (Art. 60): the ride's record is the proof attached. A completed ride is
+    one; so is a ride a cab accepted and then did not carry out (``cab_abandoned``: the driver cancelled it or
+    recorded the passenger absent), the refusal of service that is the commonest complaint, since the record
+    names the cab and the driver (docs/readings-enforcement.md). A ride no cab ever took names nobody.
     """
     reasons = []
     if not own_ride:
         reasons.append(
             Reason("Art. 60", "complaint_not_own_ride", gettext_noop("A reclamação deve ser sobre uma corrida feita pelo próprio passageiro (Art. 60)."))
         )
-    if not ride_completed:
+    if not (ride_completed or cab_abandoned):
         reasons.append(
             Reason("Art. 60", "complaint_ride_not_completed", gettext_noop("A corrida não foi concluída: não há violação comprovada a reclamar (Art. 60)."))
         )

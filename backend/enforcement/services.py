@@ -70,11 +70,13 @@ def ride_snapshot(ride: Ride) -> dict:
 
 @transaction.atomic
 def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> Complaint:
-    """A passenger complains about their own completed ride (Art. 60, Art. 60, § único)."""
+    """A passenger complains about their own ride that a cab took: completed, or abandoned by it (Art. 60, § único)."""
     ride = Ride.objects.select_related("permit", "driver").filter(pk=ride_id).first()
+    with_cab = bool(ride and ride.permit_id and ride.driver_id)
     decision = law.may_complain(
         own_ride=bool(ride and ride.passenger_id == passenger.pk),
-        ride_completed=bool(ride and ride.status == RideStatus.COMPLETED and ride.permit_id and ride.driver_id),
+        ride_completed=with_cab and ride.status == RideStatus.COMPLETED,
+        cab_abandoned=with_cab and ride.status == RideStatus.CANCELLED and ride.accepted_at is not None,
     )
     require(decision, "ride")
     return Complaint.objects.create(passenger=passenger, ride=ride, description=description, ride_data=ride_snapshot(ride))
@@ -95,7 +97,8 @@ def triage_complaint(
     require(law.may_triage_complaint(complaint.status == Complaint.Status.RECEIVED))
     if issue_auto:
         ride = complaint.ride
-        committed_on = timezone.localdate(ride.completed_at) if ride.completed_at else on
+        ended_at = ride.completed_at or ride.cancelled_at  # a refusal of service is committed when the cab gave up
+        committed_on = timezone.localdate(ended_at) if ended_at else on
         issue(
             permit=ride.permit, person=ride.driver, infractions=infractions, committed_on=committed_on, issued_on=on,
             observation=reasoning or complaint.description, place=ride.pickup_address, inspector=user, complaint=complaint,

@@ -8,7 +8,7 @@ from django.utils import timezone
 from backend.enforcement.models import AutoDeInfracao, Complaint
 from backend.registry.compliance import may_work
 from backend.registry.models import Suspension
-from backend.trips.models import Passenger, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
 
 from .enforcement_helpers import articles, dispatch_tick, infraction, make_ride, passenger_client  # noqa: F401
 
@@ -34,8 +34,20 @@ def test_art_60_complaint_about_someone_elses_ride_is_refused(working_cab):
 
 
 @pytest.mark.article("Art. 60")
-def test_art_60_complaint_about_a_ride_that_did_not_happen_is_refused(working_cab):
+def test_art_60_complaint_about_a_refusal_of_service_is_received(working_cab):
+    """The cab accepted and then gave the ride up (the driver cancelled it): the record names cab and driver."""
     ride = make_ride(working_cab(), status=RideStatus.CANCELLED)
+    Ride.objects.filter(pk=ride.pk).update(cancelled_by="driver", cancelled_at=timezone.now())
+    response = passenger_client(ride.passenger).post("/api/complaints/", {"ride": ride.pk, "description": "Desistiu."},
+                                                     format="json")
+    assert response.status_code == 201, response.content
+    assert Complaint.objects.get().ride_id == ride.pk
+
+
+@pytest.mark.article("Art. 60")
+def test_art_60_complaint_about_a_ride_no_cab_took_is_refused(working_cab):
+    ride = make_ride(working_cab(), status=RideStatus.CANCELLED)
+    Ride.objects.filter(pk=ride.pk).update(accepted_at=None, on_board_at=None, cab=None, permit=None, driver=None)
     client = passenger_client(ride.passenger)
     response = client.post("/api/complaints/", {"ride": ride.pk, "description": "x"}, format="json")
     assert response.status_code == 400 and articles(response) == {"Art. 60"}

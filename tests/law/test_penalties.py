@@ -145,11 +145,14 @@ def test_art_58_simultaneous_infractions_cumulate_and_art_57_duty_persists():
 
 
 @pytest.mark.article("Art. 60", "Art. 60, § único")
-def test_art_60_complaint_only_about_own_completed_ride():
+def test_art_60_complaint_only_about_own_ride_a_cab_took():
     assert may_complain(own_ride=True, ride_completed=True)
     assert may_complain(own_ride=False, ride_completed=True).codes == ("complaint_not_own_ride",)
     refused = may_complain(own_ride=True, ride_completed=False)
     assert refused.codes == ("complaint_ride_not_completed",) and refused.articles == ("Art. 60",)
+    # a refusal of service: a cab took the ride and gave it up; the record names the cab and the driver
+    assert may_complain(own_ride=True, ride_completed=False, cab_abandoned=True)
+    assert may_complain(own_ride=False, ride_completed=False, cab_abandoned=True).codes == ("complaint_not_own_ride",)
     assert not may_dismiss_complaint("  ") and may_dismiss_complaint("Sem indício de infração.")
 
 
