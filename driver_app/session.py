@@ -146,13 +146,14 @@ class Session:
         self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params)
 
     def start_trip(self) -> bool:
-        """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45)."""
+        """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45) or the
+        ride's previous step still waits for the central's answer."""
         if not self.meter.can_start:
             self.meter.changed()
             return False
         ride_id = None
-        if self.ride is not None and self.ride.status in ("accepted", "arriving"):
-            self.ride.on_board()
+        if self.ride is not None and self.ride.status in ("accepted", "arriving") and not self.ride.on_board():
+            return False  # the previous step still waits for the central's answer: so does the meter
         if self.ride is not None and self.ride.status == "on_board":
             ride_id = self.ride.ride_id
         self.meter.start(ride_id=ride_id)

@@ -124,7 +124,9 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
 
         assert session.ride.arriving()
         await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "arriving")
-        session.start_trip()  # passenger on board: the meter starts for this ride
+        # The app applies "Cheguei" when the central answers it (ride_updated, 1.2); until then no next step.
+        await until(ui, lambda: session.ride.status == "arriving" and not session.ride.pending, what="ride_updated arriving")
+        assert session.start_trip()  # passenger on board: the meter starts for this ride
         assert session.ride.status == "on_board" and session.meter.ride_id == ride_id
         await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "on_board")
 
