@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "backend.tariffs",
     "backend.enforcement",
     "backend.statements",
+    "backend.receipts",
     "dispatch",
 ]
 

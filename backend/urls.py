@@ -22,5 +22,6 @@ urlpatterns = [
     path("api/", include("backend.enforcement.urls")),
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
+    path("", include("backend.receipts.urls")),
     path("", include("dispatch.web_urls")),
 ]
