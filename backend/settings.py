@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "backend.enforcement",
     "backend.statements",
     "backend.receipts",
+    "backend.ratings",
     "dispatch",
 ]
 

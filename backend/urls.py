@@ -23,5 +23,6 @@ urlpatterns = [
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
     path("", include("backend.receipts.urls")),
+    path("", include("backend.ratings.urls")),
     path("", include("dispatch.web_urls")),
 ]
