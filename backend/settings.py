@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "backend.statements",
     "backend.receipts",
     "backend.ratings",
+    "backend.bookings",
     "dispatch",
 ]
 

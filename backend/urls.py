@@ -24,5 +24,6 @@ urlpatterns = [
     path("", include("backend.statements.urls")),
     path("", include("backend.receipts.urls")),
     path("", include("backend.ratings.urls")),
+    path("", include("backend.bookings.urls")),
     path("", include("dispatch.web_urls")),
 ]
