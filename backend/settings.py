@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TAXI_VAR_DIR", BASE_DIR / "var"))
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "backend.parameters",
     "backend.registry",
     "backend.ranks",
@@ -53,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -143,6 +146,23 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy (django-csp): no inline or foreign script on any page, so a text that slipped
+# through as HTML still cannot run. Inline <style> stays allowed: the printable reports carry their CSS
+# inline, and a style cannot run script; every user text is escaped anyway.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 LOGGING = {

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 admin.site.site_header = "DIMUTRAN · Táxis de Muriaé"
 admin.site.site_title = "DIMUTRAN"
@@ -12,7 +12,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves its initialiser as a script file: the CSP forbids inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("backend.registry.api.urls")),
     path("api/", include("dispatch.urls")),
     path("api/", include("backend.ranks.urls")),

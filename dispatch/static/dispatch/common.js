@@ -27,6 +27,9 @@
     return node;
   }
 
+  /** A text as a DOM node for Leaflet's tooltips and icons, which take strings as HTML: user text stays text. */
+  function tip(text) { return el("span", { text: text == null ? "" : String(text) }); }
+
   /** "-21,1311" or "-21.1311" -> -21.1311; NaN when not a number. */
   function parseCoord(text) {
     var s = String(text || "").trim().replace(/\s/g, "");
@@ -83,9 +86,9 @@
           var q = queues[String(p.id)];
           var label = p.name + (q != null ? " · fila: " + q + (q === 1 ? " táxi" : " táxis") : "") + " (" + (p.category_label || p.category) + ")";
           var m = L.circleMarker([c[1], c[0]], { radius: 9, color: "#1e3a8a", weight: 2, fillColor: "#93c5fd", fillOpacity: 0.9, className: "rank-marker" })
-            .bindTooltip(label).addTo(layers.ranks);
+            .bindTooltip(tip(label)).addTo(layers.ranks);
           if (q != null) {
-            L.marker([c[1], c[0]], { icon: L.divIcon({ className: "rank-queue", html: String(q), iconSize: [18, 18], iconAnchor: [-6, 18] }), interactive: false, keyboard: false }).addTo(layers.ranks);
+            L.marker([c[1], c[0]], { icon: L.divIcon({ className: "rank-queue", html: tip(q), iconSize: [18, 18], iconAnchor: [-6, 18] }), interactive: false, keyboard: false }).addTo(layers.ranks);
           }
           layers.rankMarkers[p.id] = m;
         });
@@ -140,7 +143,7 @@
   }
 
   window.Taxi = {
-    el: el, parseCoord: parseCoord, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
+    el: el, tip: tip, parseCoord: parseCoord, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
     fmtDate: function (iso) { return iso ? dateFmt.format(new Date(iso)) : "—"; },
     fmtTime: function (iso) { return iso ? timeFmt.format(new Date(iso)) : "—"; },
     fmtMoney: function (v) { return v == null ? "—" : money.format(Number(v)); },

@@ -15,7 +15,7 @@
   function setDraft(lat, lon) {
     if (draft) rideLayer.removeLayer(draft);
     draft = L.circleMarker([lat, lon], { radius: 10, color: "#7c3aed", weight: 3, fillColor: "#c4b5fd", fillOpacity: 0.7, dashArray: "3 3", className: "draft-marker" })
-      .bindTooltip("Novo embarque").addTo(rideLayer);
+      .bindTooltip(T.tip("Novo embarque")).addTo(rideLayer);
   }
   map.on("click", function (e) {
     latIn.value = e.latlng.lat.toFixed(6);
@@ -45,11 +45,11 @@
     if (marker && marker.options.className !== cls) { cabLayer.removeLayer(marker); marker = null; }
     if (!marker) {
       marker = L.circleMarker([cab.lat, cab.lon], { radius: 8, color: "#111827", weight: 1.5, fillColor: colour, fillOpacity: 0.95, className: cls })
-        .bindTooltip("", { direction: "top" }).addTo(cabLayer);
+        .bindTooltip(T.tip(""), { direction: "top" }).addTo(cabLayer);
       state.cabMarkers[cab.id] = marker;
     }
     marker.setLatLng([cab.lat, cab.lon]);
-    marker.setTooltipContent("Táxi " + cabLabel(cab));
+    marker.setTooltipContent(T.tip("Táxi " + cabLabel(cab)));
   }
   function renderCabTable() {
     var body = document.getElementById("cab-rows");
@@ -173,7 +173,7 @@
       if (k && k.focus) refocus = document.getElementById(k.focus);
       if (pick.lat != null) {
         L.circleMarker([pick.lat, pick.lon], { radius: 7, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" })
-          .bindTooltip("Embarque · corrida nº " + ride.id + " · " + (ride.passenger || ""))
+          .bindTooltip(T.tip("Embarque · corrida nº " + ride.id + " · " + (ride.passenger || "")))
           .on("click", function (ev) { L.DomEvent.stopPropagation(ev); li.scrollIntoView({ block: "nearest" }); li.focus(); })
           .addTo(rideLayer);
       }

@@ -18,13 +18,13 @@
 
   function setPickup(lat, lon, pan) {
     if (pickupMarker) pickupMarker.setLatLng([lat, lon]);
-    else pickupMarker = L.circleMarker([lat, lon], { radius: 9, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" }).bindTooltip("Embarque").addTo(map);
+    else pickupMarker = L.circleMarker([lat, lon], { radius: 9, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" }).bindTooltip(T.tip("Embarque")).addTo(map);
     if (pan) map.setView([lat, lon], Math.max(map.getZoom(), 16));
   }
   function setCab(pos) {
     if (!pos || pos.lat == null) { if (cabMarker) { map.removeLayer(cabMarker); cabMarker = null; } return; }
     if (cabMarker) cabMarker.setLatLng([pos.lat, pos.lon]);
-    else cabMarker = L.circleMarker([pos.lat, pos.lon], { radius: 9, color: "#111827", weight: 1.5, fillColor: T.CAB_COLOUR.a_caminho, fillOpacity: 0.95, className: "cab-marker my-cab" }).bindTooltip("Seu táxi").addTo(map);
+    else cabMarker = L.circleMarker([pos.lat, pos.lon], { radius: 9, color: "#111827", weight: 1.5, fillColor: T.CAB_COLOUR.a_caminho, fillOpacity: 0.95, className: "cab-marker my-cab" }).bindTooltip(T.tip("Seu táxi")).addTo(map);
   }
 
   map.on("click", function (e) {
