@@ -51,7 +51,7 @@ def fare_breakdown(reading: MeterReading, tariff: Tariff, paid: Decimal) -> list
     if km_b2 > 0:
         lines.append(ReceiptLine("km_b2", _("Quilômetros em Bandeira II"), f"{km_b2:.2f} km",
                                  _cents(km_b2 * tariff.price_km_b2), "Art. 45, II"))
-    if waiting > 0:
+    if _cents(waiting * tariff.price_hour_waiting / 3600) > 0:  # a few seconds at a light cost nothing
         seconds = int(waiting)
         lines.append(ReceiptLine("waiting", _("Tempo de espera"), f"{seconds // 60:02d}:{seconds % 60:02d}",
                                  _cents(waiting * tariff.price_hour_waiting / 3600), "Art. 45"))

@@ -9,8 +9,9 @@
   var ride = null, socket = null;
 
   var base = T.baseMap("map"), map = base.map;
-  var pickupMarker = null, cabMarker = null;
+  var pickupMarker = null, cabMarker = null, destinationMarker = null;
   var latIn = document.getElementById("pickup-lat"), lonIn = document.getElementById("pickup-lon");
+  var dLatIn = document.getElementById("destination-lat"), dLonIn = document.getElementById("destination-lon");
 
   function load() { try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch (e) { return null; } }
   function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
@@ -27,14 +28,41 @@
     else cabMarker = L.circleMarker([pos.lat, pos.lon], { radius: 9, color: "#111827", weight: 1.5, fillColor: T.CAB_COLOUR.a_caminho, fillOpacity: 0.95, className: "cab-marker my-cab" }).bindTooltip(T.tip("Seu táxi")).addTo(map);
   }
 
+  function setDestination(lat, lon) {
+    if (lat == null) { if (destinationMarker) { map.removeLayer(destinationMarker); destinationMarker = null; } return; }
+    if (destinationMarker) destinationMarker.setLatLng([lat, lon]);
+    else destinationMarker = L.circleMarker([lat, lon], { radius: 8, color: "#065f46", weight: 2, fillColor: "#34d399", fillOpacity: 0.9, className: "destination-marker" }).bindTooltip(T.tip("Destino")).addTo(map);
+  }
+  /** The points typed or clicked: {pickup, destination} (each null when not valid). */
+  function points() {
+    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value), dlat = T.parseCoord(dLatIn.value), dlon = T.parseCoord(dLonIn.value);
+    return {
+      pickup: isFinite(lat) && isFinite(lon) ? { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } : null,
+      destination: isFinite(dlat) && isFinite(dlon) ? { lat: dlat, lon: dlon, address: document.getElementById("destination-address").value.trim() } : null
+    };
+  }
+  function pointsChanged() { document.dispatchEvent(new CustomEvent("taxi:points", { detail: points() })); }
+
   map.on("click", function (e) {
     if (document.getElementById("request").hidden) return;
-    latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
-    setPickup(e.latlng.lat, e.latlng.lng, false);
+    if (document.getElementById("pick-destination").checked) {
+      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
+      setDestination(e.latlng.lat, e.latlng.lng);
+    } else {
+      latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
+      setPickup(e.latlng.lat, e.latlng.lng, false);
+    }
+    pointsChanged();
   });
   [latIn, lonIn].forEach(function (i) { i.addEventListener("change", function () {
     var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
     if (isFinite(lat) && isFinite(lon)) setPickup(lat, lon, true);
+    pointsChanged();
+  }); });
+  [dLatIn, dLonIn].forEach(function (i) { i.addEventListener("change", function () {
+    var p = points().destination;
+    setDestination(p ? p.lat : null, p ? p.lon : null);
+    pointsChanged();
   }); });
   document.getElementById("locate").addEventListener("click", function () {
     if (!navigator.geolocation) { T.notice("Seu navegador não informa a localização; marque no mapa.", "error"); return; }
@@ -42,6 +70,7 @@
     navigator.geolocation.getCurrentPosition(function (p) {
       latIn.value = p.coords.latitude.toFixed(6); lonIn.value = p.coords.longitude.toFixed(6);
       setPickup(p.coords.latitude, p.coords.longitude, true);
+      pointsChanged();
       T.notice("Localização marcada (precisão de " + Math.round(p.coords.accuracy) + " m).", "ok");
     }, function () { T.notice("Não foi possível obter sua localização; marque no mapa.", "error"); }, { enableHighAccuracy: true, timeout: 15000 });
   });
@@ -76,9 +105,11 @@
   // --- request / cancel ---------------------------------------------------------------------------
   document.getElementById("request-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
-    if (!isFinite(lat) || !isFinite(lon)) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
-    if (socket && socket.send({ type: "ride_request", pickup: { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } }))
+    var pts = points();
+    if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
+    var frame = { type: "ride_request", pickup: pts.pickup };
+    if (pts.destination) frame.destination = pts.destination;
+    if (socket && socket.send(frame))
       T.notice("Pedido enviado; procurando o táxi mais próximo…", "info");
   });
   document.getElementById("cancel-form").addEventListener("submit", function (ev) {
@@ -90,6 +121,7 @@
   // --- the ride -----------------------------------------------------------------------------------
   function text(id, value) { document.getElementById(id).textContent = value == null || value === "" ? "—" : value; }
   function render() {
+    document.dispatchEvent(new CustomEvent("taxi:ride", { detail: ride }));
     if (!me) { show("signup"); return; }
     document.getElementById("passenger-name").textContent = me.name;
     if (!ride) { show("request"); return; }
@@ -157,5 +189,5 @@
   }
 
   if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
-  window.TaxiPassenger = { get ride() { return ride; }, map: map };
+  window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points };
 })();
