@@ -175,5 +175,7 @@ LOGGING = {
 # Radio-taxi dispatch (Art. 66)
 DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
 DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))
+# The central's phone, shown to a passenger whose ride no cab took (empty: the page names no number).
+DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
 # Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "1"))

@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from backend.bookings.services import dispatch_due
+
 from . import events, memory, offering, positions, services
 from .positions import buffer
 
@@ -48,3 +50,4 @@ async def _loop() -> None:
 def tick(batch: dict) -> None:
     positions.flush(batch)
     services.expire_offers()
+    dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)

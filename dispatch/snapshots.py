@@ -56,6 +56,8 @@ def ride(ride: Ride) -> dict:
         "accepted_at": _dt(ride.accepted_at),
         "completed_at": _dt(ride.completed_at),
         "cancelled_at": _dt(ride.cancelled_at),
+        "cancelled_by": ride.cancelled_by,  # the passenger page explains who cancelled and why
+        "cancel_reason": ride.cancel_reason,
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
     }

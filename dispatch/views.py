@@ -6,6 +6,7 @@ websockets of docs/dispatch-protocol.md; the two small JSON views here fill what
 the events do not carry (the offer history of a ride, the rank queues).
 """
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Count, Q
 from django.http import JsonResponse
@@ -24,7 +25,7 @@ def console(request):
 
 @never_cache
 def passenger(request):
-    return render(request, "dispatch/passenger.html", {"title": "Pedir um táxi"})
+    return render(request, "dispatch/passenger.html", {"title": "Pedir um táxi", "central_phone": settings.DISPATCH_CENTRAL_PHONE})
 
 
 @require_GET

@@ -122,3 +122,16 @@ def test_cancel_own_booking_once(maria):
     again = passenger_client(maria).post(f"/api/bookings/{booking.pk}/cancel/")
     assert again.status_code == 400 and again.json()["code"] == "booking_not_scheduled"
     assert services.dispatch_due(now=booking.dispatch_at) == []
+
+
+@pytest.mark.article("Art. 66")
+def test_dispatchs_background_tick_dispatches_a_booking_whose_time_came(monkeypatch):
+    from dispatch import background
+
+    booking = services.book(pickup=PICKUP, caller_name="Dona Lúcia", caller_phone="3237211234",
+                            pickup_at=timezone.now() + timedelta(hours=2))
+    background.tick({})
+    assert Booking.objects.get().status == "scheduled"  # not yet
+    Booking.objects.filter(pk=booking.pk).update(dispatch_at=timezone.now() - timedelta(seconds=1))  # its time came
+    background.tick({})
+    assert Booking.objects.get().ride.escalated

@@ -214,7 +214,7 @@ def test_passenger_signs_up_requests_and_sees_the_cvi_and_cmt(platform, browser,
         drivers.run(d.send(type="position", lat=lat - 0.001, lon=lon + 0.0005))
         expect(page.locator("path.my-cab")).to_have_count(1, timeout=10000)
         drivers.run(d.send(type="ride_arriving", ride_id=offer["ride_id"]))
-        expect(page.locator("#ride-status")).to_have_text("táxi a caminho", timeout=10000)
+        expect(page.locator("#ride-status")).to_have_text("o táxi chegou", timeout=10000)  # the driver tapped "Cheguei"
 
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "passenger.png"))

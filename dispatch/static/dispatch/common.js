@@ -9,7 +9,7 @@
 
   var CAB_STATUS = { livre: "livre", a_caminho: "a caminho", ocupado: "ocupado", fora_de_servico: "fora de serviço" };
   var RIDE_STATUS = {
-    requested: "solicitada", offered: "oferecida a um táxi", accepted: "aceita", arriving: "táxi a caminho",
+    requested: "solicitada", offered: "oferecida a um táxi", accepted: "aceita", arriving: "o táxi chegou",
     on_board: "passageiro a bordo", completed: "concluída", cancelled: "cancelada"
   };
   var OFFER_STATUS = { pending: "aguardando resposta", accepted: "aceita", declined: "recusada", expired: "expirada", withdrawn: "retirada" };

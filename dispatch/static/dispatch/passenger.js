@@ -116,7 +116,7 @@
     ev.preventDefault();
     if (ride && socket) socket.send({ type: "ride_cancel", ride_id: ride.id, reason: document.getElementById("cancel-reason").value.trim() });
   });
-  document.getElementById("new-ride").addEventListener("click", function () { ride = null; setCab(null); render(); });
+  document.getElementById("new-ride").addEventListener("click", function () { ride = null; setCab(null); document.getElementById("ride-explain").hidden = true; render(); });
 
   // --- the ride -----------------------------------------------------------------------------------
   function text(id, value) { document.getElementById(id).textContent = value == null || value === "" ? "—" : value; }
@@ -146,10 +146,52 @@
     var fare = document.getElementById("ride-fare");
     fare.hidden = !ride.fare;
     if (ride.fare) fare.textContent = "Valor pago (taxímetro, Art. 43): " + T.fmtMoney(ride.fare);
+    document.getElementById("escalated-help").hidden = !(ride.escalated && ride.status === "requested");
+    document.getElementById("arrived").hidden = ride.status !== "arriving";
+    eta(ride);
     document.getElementById("cancel-form").hidden = CANCELLABLE.indexOf(ride.status) < 0;
     document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
     if (p.lat != null) setPickup(p.lat, p.lon, false);
     setCab(OPEN.indexOf(ride.status) >= 0 ? ride.cab_position : null);
+  }
+
+  // --- never left waiting: what happens now, the cab's ETA, the "arrived" alert ------------------
+  var URBAN_KMH = 20, DETOUR = 1.3; // a cab across town: straight line x detour at town speed (a hint, not a promise)
+  var audio = null;
+  document.addEventListener("pointerdown", function () { if (!audio && window.AudioContext) audio = new AudioContext(); }, { once: true });
+  function chime() {
+    if (audio) [0, 0.25, 0.5].forEach(function (at, i) {
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = [660, 880, 990][i]; g.gain.value = 0.2; o.connect(g); g.connect(audio.destination);
+      o.start(audio.currentTime + at); o.stop(audio.currentTime + at + 0.2);
+    });
+    if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+  }
+  function metres(a, b) {
+    var R = 6371000, rad = Math.PI / 180, dLat = (b.lat - a.lat) * rad, dLon = (b.lon - a.lon) * rad;
+    var h = Math.pow(Math.sin(dLat / 2), 2) + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.pow(Math.sin(dLon / 2), 2);
+    return 2 * R * Math.asin(Math.sqrt(h));
+  }
+  function eta(r) {
+    var box = document.getElementById("ride-eta"), cab = r && r.cab_position, p = r && r.pickup;
+    box.hidden = !(r && r.status === "accepted" && cab && cab.lat != null && p && p.lat != null);
+    if (box.hidden) return;
+    var m = metres(cab, p) * DETOUR, min = Math.max(1, Math.round(m / 1000 / URBAN_KMH * 60));
+    box.textContent = "Táxi a caminho: chega em cerca de " + min + " min (" + (m / 1000).toFixed(1).replace(".", ",") + " km).";
+  }
+  var CANCELLED_BY = { passenger: "Você cancelou a corrida.", operator: "A central cancelou a corrida", driver: "O motorista cancelou a corrida",
+    no_show: "O motorista registrou que não encontrou você no embarque" };
+  function explain(prev, r) {
+    var box = document.getElementById("ride-explain"), text = "";
+    if (r.status === "cancelled") {
+      text = CANCELLED_BY[r.cancelled_by] || "A corrida foi cancelada.";
+      if (r.cancelled_by && r.cancelled_by !== "passenger") text += (r.cancel_reason ? ": " + r.cancel_reason : "") + ". Peça outro táxi quando quiser; se foi uma recusa, você pode reclamar à DIMUTRAN em “Minhas corridas”.";
+    } else if (prev && prev.id === r.id && prev.escalated && prev.status === "requested" && r.status === "offered") {
+      text = "A central indicou um táxi para você; aguardando o motorista confirmar.";
+    }
+    box.hidden = !text;
+    box.textContent = text;
+    if (text && r.status === "offered") T.notice(text, "ok");
   }
 
   function onRide(r) {
@@ -157,7 +199,13 @@
       if (r.version < ride.version) return;
       if (r.version > ride.version + 1) { socket.resync(); }
     }
+    var prev = ride;
     if (!ride || ride.id === r.id || OPEN.indexOf(r.status) >= 0) ride = r;
+    if (ride === r) {
+      if (prev && prev.id === r.id && prev.cab_position && !r.cab_position) r.cab_position = prev.cab_position;
+      explain(prev, r);
+      if (r.status === "arriving" && (!prev || prev.id !== r.id || prev.status !== "arriving")) { chime(); T.notice("Seu táxi chegou!", "ok"); }
+    }
     render();
   }
 
@@ -176,7 +224,7 @@
             render();
             break;
           case "ride_update": onRide(msg.ride); break;
-          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); } break;
+          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); } break;
           case "error":
             if (msg.code === "bad_token") { socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
             else T.notice(msg.message || "Erro.", "error");
@@ -189,5 +237,7 @@
   }
 
   if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
-  window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points };
+  window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points,
+    /** A ride begun elsewhere (a booking's, at its time): reconnect, and the snapshot brings it. */
+    resync: function () { if (socket) socket.resync(); } };
 })();

@@ -56,6 +56,7 @@
   document.addEventListener("taxi:points", function (ev) { estimate(ev.detail); });
 
   // --- bookings (POST /api/bookings/) --------------------------------------------------------------
+  var watched = {}, bookingTimer = null, BOOKING_POLL_MS = 10000;
   /** "2026-03-05T06:00" typed in Muriaé's time -> an instant with its offset (Brazil keeps -03:00 all year since 2019). */
   function localInstant(value) { return value ? value + (value.length === 16 ? ":00" : "") + "-03:00" : ""; }
   document.getElementById("book").addEventListener("click", function () {
@@ -75,6 +76,12 @@
     api("GET", "/api/bookings/").then(function (res) {
       var list = document.getElementById("booking-list"), rows = (res.ok && res.body.bookings) || [];
       list.textContent = "";
+      var dispatchedNow = rows.some(function (b) { return b.status === "dispatched" && b.ride_id && watched[b.id]; });
+      watched = {};
+      rows.forEach(function (b) { if (b.status === "scheduled") watched[b.id] = true; });
+      if (dispatchedNow) { T.notice("Chegou a hora do seu agendamento: procurando o táxi.", "info"); P.resync(); }
+      clearTimeout(bookingTimer);
+      if (Object.keys(watched).length) bookingTimer = setTimeout(loadBookings, BOOKING_POLL_MS);  // only while one waits
       document.getElementById("bookings").hidden = !rows.some(function (b) { return b.status === "scheduled"; });
       rows.filter(function (b) { return b.status === "scheduled"; }).forEach(function (b) {
         list.appendChild(el("li", { class: "ride booking", "data-booking": b.id }, [
