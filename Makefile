@@ -50,8 +50,9 @@ run: install
 	fi; \
 	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
-## Installs everything and runs the whole test suite.
+## Installs everything, lints (ruff) and runs the whole test suite.
 test: system-deps install
+	$(BIN)/ruff check .
 	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
 
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.

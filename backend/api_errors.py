@@ -6,7 +6,8 @@ database constraint that a race slipped past becomes a 400 too, never a 500.
 """
 
 from django.db import IntegrityError
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler

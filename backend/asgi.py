@@ -12,9 +12,8 @@ django_asgi = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from dispatch.routing import websocket_application  # noqa: E402
-
 from dispatch import memory  # noqa: E402
+from dispatch.routing import websocket_application  # noqa: E402
 
 memory.start()  # the garbage collector's policy for thousands of websockets
 # Threads that wait on the database (the position flush; offers, with DISPATCH_OFFER_PROCESSES=0) get the

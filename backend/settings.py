@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "backend.tariffs",
     "backend.enforcement",
     "backend.statements",
+    "backend.trips",
     "backend.receipts",
     "backend.ratings",
     "backend.bookings",

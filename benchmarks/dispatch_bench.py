@@ -69,11 +69,11 @@ def _build_naive_application():
     from geopy.distance import geodesic
 
     from backend.registry import compliance
-    from dispatch import events, grid, services
+    from backend.trips.models import Ride
+    from dispatch import events, grid, services, snapshots
     from dispatch.auth import DriverTokenAuthMiddleware
     from dispatch.consumers import DriverConsumer, PassengerConsumer
-    from dispatch.models import Cab, CabStatus, Ride
-    from dispatch import snapshots
+    from dispatch.models import Cab, CabStatus
 
     def write_position(cab_id, lat, lon):
         Cab.objects.filter(pk=cab_id).update(lat=lat, lon=lon, position_at=timezone.now(), cell=grid.cell_of(lat, lon))
@@ -166,19 +166,20 @@ def fleet_template(n: int, passengers: int) -> str:
     migrations and of ``build_fleet``, so a schema or fleet change never reuses an old copy."""
     import hashlib
     import inspect
-    from datetime import date
+
+    from django.utils import timezone
 
     digest = hashlib.sha1(inspect.getsource(build_fleet).encode())
     for path in sorted([*ROOT.glob("backend/**/migrations/0*.py"), *ROOT.glob("dispatch/migrations/0*.py")]):
         digest.update(path.read_bytes())
-    return f"taxi_bench_fleet_{n}_{passengers}_{date.today():%Y%m%d}_{digest.hexdigest()[:10]}"
+    return f"taxi_bench_fleet_{n}_{passengers}_{timezone.localdate():%Y%m%d}_{digest.hexdigest()[:10]}"
 
 
 def fleet_tokens() -> tuple[list[str], list[str]]:
     """The tokens of a fleet copied from a template, in the order ``build_fleet`` made them."""
     from rest_framework.authtoken.models import Token
 
-    from dispatch.models import Passenger
+    from backend.trips.models import Passenger
 
     cabs = list(Token.objects.filter(user__username__startswith="bench").order_by("user_id").values_list("key", flat=True))
     return cabs, list(Passenger.objects.order_by("pk").values_list("token", flat=True))
@@ -196,7 +197,7 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
 
     from backend.registry.models import Inspection
     from backend.registry.services import auxiliaries, people, permits, vehicles
-    from dispatch.models import Passenger
+    from backend.trips.models import Passenger
     from dispatch.services import go_online
 
     User = get_user_model()
@@ -236,8 +237,9 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
 
 
 def reset_dispatch_state():
-    from dispatch.models import Cab, Offer, Ride
     from backend.ranks.models import RankCheckIn
+    from backend.trips.models import Ride
+    from dispatch.models import Cab, Offer
 
     RankCheckIn.objects.all().delete()
     Offer.objects.all().delete()

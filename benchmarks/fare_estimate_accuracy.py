@@ -66,7 +66,7 @@ def database_trips(limit: int) -> list[tuple[datetime, tuple, tuple, Decimal]]:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
     django.setup()
-    from dispatch.models import Ride, RideStatus
+    from backend.trips.models import Ride, RideStatus
 
     rows = (Ride.objects.filter(status=RideStatus.COMPLETED, fare__isnull=False, on_board_at__isnull=False)
             .exclude(trace=[]).order_by("-completed_at")[:limit])

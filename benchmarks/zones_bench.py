@@ -25,7 +25,6 @@ from shapely.geometry import Point
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from zones.classify import Zone, ZoneClassifier, load_default_polygons  # noqa: E402
-from zones.geometry import buffer_metres  # noqa: E402
 
 
 def make_points(n: int, seed: int = 1987) -> tuple[np.ndarray, np.ndarray]:

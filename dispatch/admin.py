@@ -1,6 +1,12 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from .models import Cab, Offer, Passenger, Ride
+from backend.trips.admin import RideAdmin
+from backend.trips.models import Ride
+
+from zones.classify import Zone
+
+from .models import Cab, Offer
 
 
 class OfferInline(admin.TabularInline):
@@ -11,13 +17,13 @@ class OfferInline(admin.TabularInline):
     can_delete = False
 
 
+# The trips app cannot know about offers (it never imports dispatch): its ride page gains them here.
+admin.site.unregister(Ride)
+
+
 @admin.register(Ride)
-class RideAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "passenger", "caller_name", "permit", "driver", "requested_at", "fare", "meter_disagreement", "escalated")
-    list_filter = ("status", "escalated", "meter_disagreement", "created_by")
-    date_hierarchy = "requested_at"
+class DispatchedRideAdmin(RideAdmin):
     inlines = [OfferInline]
-    readonly_fields = [f.name for f in Ride._meta.fields]
 
 
 @admin.register(Offer)
@@ -31,12 +37,12 @@ class OfferAdmin(admin.ModelAdmin):
 
 @admin.register(Cab)
 class CabAdmin(admin.ModelAdmin):
-    list_display = ("permit", "driver", "status", "online", "zone", "position_at")
+    list_display = ("permit", "driver", "status", "online", "zone_label", "position_at")
     list_filter = ("status", "online", "zone")
 
-
-@admin.register(Passenger)
-class PassengerAdmin(admin.ModelAdmin):
-    list_display = ("name", "phone", "created_at")
-    search_fields = ("name", "phone")
-    exclude = ("token",)
+    @admin.display(description=_("zona"), ordering="zone")
+    def zone_label(self, obj):
+        try:
+            return Zone(obj.zone).label
+        except ValueError:  # no position yet
+            return obj.zone or "—"

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from .models import Passenger
+from backend.trips.models import Passenger
 
 
 class PassengerSignupSerializer(serializers.Serializer):

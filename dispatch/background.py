@@ -1,4 +1,5 @@
-"""Per-process background work: flush positions and expire offers, about once a second.
+"""Per-process background work, about once a second: flush positions, expire offers, and tell connected
+cabs the registry no longer allows (whatever wrote the registry, the database triggers forgot their facts).
 
 Every Daphne process runs it (started by the first websocket that connects),
 so offers made by a process that died are still finished by the others. It
@@ -50,4 +51,5 @@ async def _loop() -> None:
 def tick(batch: dict) -> None:
     positions.flush(batch)
     services.expire_offers()
+    services.tell_the_no_longer_allowed()
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)

@@ -13,8 +13,10 @@ from datetime import datetime
 from django.db import connection
 from django.utils import timezone
 
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
+
 from . import events, grid
-from .models import ACTIVE_RIDE_STATUSES, Cab, Ride
+from .models import Cab
 
 _ZONE_BY_CODE = {0: "outside", 1: "peripheral", 2: "central"}
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from backend.tariffs.api.serializers import AwareDateTimeField
+from backend.api.fields import AwareDateTimeField
 
 VERSION = (1, 1)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
@@ -65,12 +65,22 @@ class Fix(serializers.Serializer):
     accuracy_m = serializers.FloatField(min_value=0, required=False, allow_null=True)
 
 
+CLOCK_SKEW = timedelta(minutes=5)  # a phone's clock may run this far ahead of the server's
+
+
+def _no_future_fix(trace: list[dict]) -> None:
+    """A fix later than now would make the server's meter charge time that has not passed (bounded work)."""
+    if trace and max(f["t"] for f in trace) > timezone.now() + CLOCK_SKEW:
+        raise serializers.ValidationError({"trace": [_("Um ponto do trajeto está no futuro.")]})
+
+
 class RideComplete(RideId):
     meter_total = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     trace = Fix(many=True, max_length=10000)  # 5.5 h at one fix every 2 s
 
-
-CLOCK_SKEW = timedelta(minutes=5)  # a phone's clock may run this far ahead of the server's
+    def validate(self, data):
+        _no_future_fix(data["trace"])
+        return data
 
 
 class StreetTripComplete(serializers.Serializer):
@@ -83,6 +93,7 @@ class StreetTripComplete(serializers.Serializer):
     trace = Fix(many=True, min_length=1, max_length=10000)  # the first fix is the pickup, the last the drop-off
 
     def validate(self, data):
+        _no_future_fix(data["trace"])
         stopped = data["stopped_at"] or max(f["t"] for f in data["trace"])
         if stopped < data["started_at"]:
             raise serializers.ValidationError({"stopped_at": [_("O fim da corrida é anterior ao início.")]})
@@ -171,7 +182,7 @@ def parse(role: str, text: str | None) -> tuple[str, dict]:
     try:
         frame = json.loads(text)
     except ValueError:
-        raise ProtocolError("malformed_json", _("JSON inválido."))
+        raise ProtocolError("malformed_json", _("JSON inválido.")) from None
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
     schema = INBOUND[role].get(frame["type"])

@@ -26,7 +26,7 @@ async def dispatch_from(sources, dispatch) -> None:
                 await inbox.put((True, await source()))
         except asyncio.CancelledError:
             raise
-        except BaseException as exc:  # noqa: BLE001: handed to the loop below, which raises it
+        except BaseException as exc:  # handed to the loop below, which raises it
             await inbox.put((False, exc))
 
     pumps = [asyncio.ensure_future(pump(source)) for source in sources]

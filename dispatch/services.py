@@ -18,17 +18,17 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backend.ranks import services as rank_services
+from backend.ranks.models import Rank, RankCheckIn
 from backend.registry import compliance, selectors
 from backend.registry.models import Permit, Person
-from backend.ranks.models import Rank, RankCheckIn
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from backend.trips.services import record_finished_trip
 from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
-from taxilaw.meter import Fix
 
 from . import events, grid, snapshots
-from .models import (
-    ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, CabStatus, Offer, OfferStatus, Passenger, Ride, RideStatus,
-)
+from .models import Cab, CabStatus, Offer, OfferStatus
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
@@ -36,6 +36,7 @@ MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
 SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
+RECHECK_PER_TICK = 100  # connected cabs re-checked per tick after a registry write: bounded work, the rest next tick
 
 
 class DispatchError(Exception):
@@ -117,10 +118,27 @@ def may_work(cab: Cab, now: datetime | None = None, store: bool = True):
     return compliance.decide(cab.driver, cab.permit, facts, now)
 
 
+def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
+    """Re-check connected cabs whose kept facts the database forgot; tell those no longer allowed to work.
+
+    Whatever wrote the registry (a service, the admin, raw SQL, another process), the triggers of migration
+    0003 cleared ``compliance_facts`` in the same transaction; this reads the registry again for at most
+    ``limit`` such cabs (storing their facts back, so each is checked once per change) and sends each one
+    refused ``compliance_changed``: its connection re-checks, sends ``suspended`` and closes. Returns the
+    permit ids told.
+    """
+    forgotten = (Cab.objects.filter(online=True, compliance_facts__isnull=True, driver__isnull=False)
+                 .select_related("permit", "driver").order_by("pk")[:limit])
+    told = []
+    for cab in forgotten:
+        if not may_work(cab):
+            events.announce_compliance_change(cab.permit_id)
+            told.append(cab.permit_id)
+    return told
+
+
 def rank_check_in(permit_id: int, rank_id: int) -> dict:
     """Check the cab in at a rank (Art. 22; visitors per Art. 27, §3) and give its place in the queue."""
-    from backend.ranks import services as rank_services
-
     rank = Rank.objects.filter(pk=rank_id).first()
     if rank is None:
         raise DispatchError("unknown_rank", _("Ponto inexistente."))
@@ -130,8 +148,6 @@ def rank_check_in(permit_id: int, rank_id: int) -> dict:
 
 
 def rank_check_out(permit_id: int) -> None:
-    from backend.ranks import services as rank_services
-
     checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
     if checkin is None:
         raise DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
@@ -414,7 +430,7 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
         with transaction.atomic():  # a savepoint: a database error is caught outside an atomic block
             return _offer_open_ride(ride, Choice(cab, _("atribuição manual pelo operador"), audit, distance))
     except IntegrityError:  # one_pending_offer_per_cab
-        raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes."))
+        raise DispatchError("cab_has_offer", _("Este táxi está respondendo a outra oferta; tente de novo em instantes.")) from None
 
 
 def _close_offer(offer: Offer, status: str) -> None:
@@ -445,13 +461,13 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
                 raise DispatchError("offer_gone", _("Esta corrida já foi atendida ou cancelada."))
             Cab.objects.filter(pk=cab_id).update(status=CabStatus.EN_ROUTE)
             cab.status = CabStatus.EN_ROUTE
-            RankCheckIn.objects.filter(permit_id=cab.permit_id, checked_out_at__isnull=True).update(checked_out_at=now)
+            rank_services.leave_rank(permit_id=cab.permit_id, at=now)
             ride = _fresh(offer.ride_id)
             _announce_ride(ride)
             events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
             return ride
     except IntegrityError:
-        raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento."))
+        raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento.")) from None
 
 
 def decline_offer(offer_id: int, cab_id: int) -> None:
@@ -524,19 +540,11 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
 
     Sending it again for a ride already completed changes nothing and is not an error.
     """
-    from backend.tariffs.services import recompute_trip
-
     ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD, RideStatus.COMPLETED))
     if ride.status == RideStatus.COMPLETED:
         return ride  # a repeat from a phone that missed the answer: recorded once, the first total stands
-    fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
-    check = recompute_trip(fixes, meter_total, started_at=ride.on_board_at, stopped_at=timezone.now())
-    ride = _advance(
-        ride, RideStatus.COMPLETED, "completed_at",
-        fare=meter_total, server_total=check.reading.total, meter_disagreement=not check.decision.allowed,
-        distance_m=check.reading.distance_m,
-        trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
-    )
+    ride = record_finished_trip(ride, meter_total=meter_total, trace=trace, stopped_at=timezone.now())
+    _announce_ride(ride)
     Cab.objects.filter(pk=cab_id).update(status=CabStatus.FREE)
     return ride
 

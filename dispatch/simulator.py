@@ -75,7 +75,7 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
     from backend.ranks.services import create_rank
     from backend.registry.compliance import may_work
     from backend.registry.models import Auxiliary, Permit
-    from dispatch.models import Passenger
+    from backend.trips.models import Passenger
     from dispatch.services import driven_permit
 
     User = get_user_model()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from backend.registry.models import Permit, Person
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 
-from .models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Cab, Offer, OfferStatus, Passenger, Ride
+from .models import Cab, Offer, OfferStatus
 
 
 def _dt(value):

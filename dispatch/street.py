@@ -2,14 +2,15 @@
 
 There is no dispatched ride to complete, so the driver app reports the whole
 trip when it ends (``street_trip_complete``, docs/dispatch-protocol.md) and
-the trip becomes a completed :class:`~dispatch.models.Ride` with
+the trip becomes a completed :class:`~backend.trips.models.Ride` with
 ``created_by="street"``: the weekly statement sums completed rides per permit
 and driver (Art. 1, §3), so these fares reach the 25/75 split like dispatched
 ones.
 
 The fare is what the phone's meter showed (Art. 43, Art. 45, §5); the server
-re-runs the meter over the trace exactly as ``ride_complete`` does and keeps
-its total and any disagreement beside it.
+re-runs the meter over the trace through the same service as ``ride_complete``
+(``backend.trips.services.record_finished_trip``) and keeps its total and any
+disagreement beside it.
 
 Idempotency: the phone may send the same trip again (a lost answer, the
 offline queue after a reconnection).  ``Ride`` has no column for the phone's
@@ -27,11 +28,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from taxilaw.meter import Fix
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
+from backend.trips.services import record_finished_trip
 
-from . import events, snapshots
-from .models import ACTIVE_RIDE_STATUSES, Cab, Ride, RideStatus
-from . import services
+from . import events, services, snapshots
+from .models import Cab
 from .services import DispatchError
 
 STREET = "street"  # Ride.created_by of a street-hail or rank trip
@@ -45,8 +46,6 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
     when the trip started (``not_allowed``) or when the cab has a dispatched ride in progress (``cab_busy``); a trace the meter
     cannot read raises :class:`~backend.api_errors.LawViolation` (Art. 43).
     """
-    from backend.tariffs.services import recompute_trip
-
     with transaction.atomic():
         cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
         recorded = Ride.objects.select_related("cab", "passenger").filter(
@@ -62,19 +61,13 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
         if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
             raise DispatchError("cab_busy", _("Este táxi tem uma corrida da central em andamento; "
                                               "a corrida de rua não foi registrada."))
-        fixes = [Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in trace]
-        check = recompute_trip(fixes, meter_total, started_at=started_at, stopped_at=stopped_at)
-        ride = Ride.objects.create(
-            created_by=STREET, status=RideStatus.COMPLETED,
-            cab=cab, permit_id=cab.permit_id, driver=cab.driver,
+        ride = record_finished_trip(Ride(
+            created_by=STREET, cab=cab, permit_id=cab.permit_id, driver=cab.driver,
             credentials=snapshots.credentials(cab.permit, cab.driver),
-            pickup_lat=fixes[0].lat, pickup_lon=fixes[0].lon,
-            destination_lat=fixes[-1].lat, destination_lon=fixes[-1].lon,
-            accepted_at=started_at, on_board_at=started_at, completed_at=stopped_at,
-            fare=meter_total, server_total=check.reading.total, meter_disagreement=not check.decision.allowed,
-            distance_m=check.reading.distance_m,
-            trace=[{"t": f.t.isoformat(), "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes],
-        )
+            pickup_lat=trace[0]["lat"], pickup_lon=trace[0]["lon"],
+            destination_lat=trace[-1]["lat"], destination_lon=trace[-1]["lon"],
+            accepted_at=started_at, on_board_at=started_at,
+        ), meter_total=meter_total, trace=trace, stopped_at=stopped_at)
         events.announce(events.OPERATORS, {"type": "ride_update", "ride": snapshots.ride(ride)})  # after the commit
     return ride, False
 

@@ -14,7 +14,9 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .models import Offer, Ride
+from backend.trips.models import Ride
+
+from .models import Offer
 
 
 @never_cache

@@ -315,8 +315,9 @@ class FakeTrips:
             return  # idempotent: the app may retry after a lost answer
         self.uploaded.append(trip)
         if self.statements is not None:
-            from taxilaw.split import week_start
             from datetime import datetime
+
+            from taxilaw.split import week_start
             self.statements.add_fare(week_start(datetime.fromisoformat(trip["stopped_at"])), Decimal(trip["total"]))
 
 

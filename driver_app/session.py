@@ -12,12 +12,30 @@ from taxilaw.flags import local_time, municipal_holiday_dates
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
-from .clients import (ApiError, FakeDispatch, FakeRegistry, FakeStatements, FakeTrips, HttpRegistryClient,
-                      HttpStatementsClient, HttpTariffClient, NetworkError, demo_me)
+from .clients import (
+    ApiError,
+    FakeDispatch,
+    FakeRegistry,
+    FakeStatements,
+    FakeTrips,
+    HttpRegistryClient,
+    HttpStatementsClient,
+    HttpTariffClient,
+    NetworkError,
+    demo_me,
+)
 from .gps import GpsSource, PlyerGps, ReplayGps, SharedGps, demo_trace, utcnow
 from .storage import JsonStore
-from .viewmodels import (CardsViewModel, FlagViewModel, LoginViewModel, MeterViewModel, OfferViewModel,
-                         PositionReporter, RideViewModel, SplitViewModel)
+from .viewmodels import (
+    CardsViewModel,
+    FlagViewModel,
+    LoginViewModel,
+    MeterViewModel,
+    OfferViewModel,
+    PositionReporter,
+    RideViewModel,
+    SplitViewModel,
+)
 
 TARIFF_FILE = "tariff"  # the last tariff answer of the server (shown offline)
 

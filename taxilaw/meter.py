@@ -1,7 +1,8 @@
 """The taximeter engine shared by the driver app (phone) and the server.
 
-Fed GPS fixes, it accumulates the distance (WGS-84 geodesic, as geopy's
-``geodesic``), charges time below the crossover speed and distance above it
+Fed GPS fixes, it accumulates the distance (WGS-84: the geodesic, or for a
+short segment the ellipsoid's flat-earth formula within 0.1 mm of it,
+:func:`taxilaw.geodesy.segment_distance_m`), charges time below the crossover speed and distance above it
 (INMETRO single mode, "modo S": ``crossover = price_hour_waiting / price_km``),
 switches Bandeira I/II by :mod:`taxilaw.flags` (Art. 45, I-II) and shows the
 running total as a Brazilian taximeter does: the bandeirada at the start
@@ -29,7 +30,7 @@ from typing import Any, Collection, Iterable, Mapping, Optional
 
 from .decision import Decision, Reason
 from .flags import DEFAULT_FLAG_PARAMS, Flag, FlagDecision, FlagParams, TimeRegime, decide, time_regime
-from .geodesy import distance_m
+from .geodesy import segment_distance_m
 from .i18n import gettext_noop as _
 from .tariffs import Tariff
 
@@ -163,6 +164,15 @@ class Meter:
         self._p1_km = float(tariff.price_hour_waiting / tariff.price_km_b1)  # crossover km/h, Bandeira I
         self._p2_km = float(tariff.price_hour_waiting / tariff.price_km_b2)
         self._max_speed_ms = params.max_speed_kmh / 3.6
+        self._max_accuracy_m = params.max_accuracy_m
+        self._accept_unknown_accuracy = params.accept_unknown_accuracy
+        self._min_move_m = params.min_move_m
+        # Below both crossovers every piece of a segment is waiting, whatever the flag: no need to cut it.
+        self._all_waiting_kmh = min(self._p1_km, self._p2_km)
+        self._raw_coef = (float(tariff.bandeirada), float(tariff.price_km_b1) / 1000,
+                          float(tariff.price_km_b2) / 1000, float(tariff.price_hour_waiting) / 3600)
+        self._fraction_f = float(params.fraction)
+        self._recheck_at = -math.inf  # float raw total below which the shown total cannot change
         self._regime: Optional[TimeRegime] = None
         self._regime_until = -math.inf
         # state (serialised)
@@ -222,9 +232,13 @@ class Meter:
         self.rejections[code] = self.rejections.get(code, 0) + 1
 
     def _feed(self, fix: Fix) -> None:
+        # The hot path of the server's recomputation: settings are read from attributes set in __init__.
         if self.started_ts is None:
             raise MeterStateError("meter not started")
-        ts = _ts(fix.t)
+        t = fix.t
+        if t.tzinfo is None or t.utcoffset() is None:
+            raise ValueError("the meter needs aware datetimes")
+        ts = t.timestamp()
         if self.stopped_ts is not None:
             return self._reject("after_stop")
         lat, lon, acc = fix.lat, fix.lon, fix.accuracy_m
@@ -232,34 +246,37 @@ class Meter:
                 and -90.0 <= lat <= 90.0 and -180.0 <= lon <= 180.0):
             return self._reject("invalid_position")
         if acc is None:
-            if not self.params.accept_unknown_accuracy:
+            if not self._accept_unknown_accuracy:
                 return self._reject("inaccurate")
-        elif not (0.0 <= acc <= self.params.max_accuracy_m):  # also catches NaN
+        elif not (0.0 <= acc <= self._max_accuracy_m):  # also catches NaN
             return self._reject("inaccurate")
         if ts < self.started_ts:
             return self._reject("before_start")
-        if self.pos is None:  # first usable fix: anchor; time since start is waiting
+        pos = self.pos
+        if pos is None:  # first usable fix: anchor; time since start is waiting
             self._advance(self.last_ts, ts, 0.0)
             self._anchor(ts, lat, lon)
             return None
-        if ts == self.last_ts:
+        last_ts = self.last_ts
+        if ts == last_ts:
             return self._reject("duplicate")
-        if ts < self.last_ts:
+        if ts < last_ts:
             return self._reject("backwards")
-        d = distance_m(self.pos[0], self.pos[1], lat, lon)
+        d = segment_distance_m(pos[0], pos[1], lat, lon)
         span = ts - self.pos_ts
         if d > self._max_speed_ms * span:
             self._reject("teleport")
             self._consider_reanchor(ts, lat, lon)
             return None
-        self.pending.clear()
-        if d < self.params.min_move_m:  # jitter: time passes, position stays
-            self._advance(self.last_ts, ts, 0.0, speed_ms=0.0)
+        if self.pending:
+            self.pending.clear()
+        if d < self._min_move_m:  # jitter: time passes, position stays
+            self._advance(last_ts, ts, 0.0, speed_ms=0.0)
             self.last_ts = ts
             self.accepted += 1
             self._refresh_total()
             return None
-        self._advance(self.last_ts, ts, d, speed_ms=d / span)
+        self._advance(last_ts, ts, d, speed_ms=d / span)
         self._anchor(ts, lat, lon)
         return None
 
@@ -273,7 +290,7 @@ class Meter:
     def _consider_reanchor(self, ts: float, lat: float, lon: float) -> None:
         if self.pending:
             pts, plat, plon = self.pending[-1]
-            ok = ts > pts and distance_m(plat, plon, lat, lon) <= self._max_speed_ms * (ts - pts)
+            ok = ts > pts and segment_distance_m(plat, plon, lat, lon) <= self._max_speed_ms * (ts - pts)
             if not ok:
                 self.pending.clear()
         self.pending.append((ts, lat, lon))
@@ -307,6 +324,10 @@ class Meter:
         if speed_ms is None:
             speed_ms = left_d / left_t if left_t > 0 else 0.0
         kmh = speed_ms * 3.6
+        if kmh < self._all_waiting_kmh:  # waiting under either flag: one interval, however long
+            self.waiting_s += left_t
+            self.distance_m += left_d
+            return
         threshold = self.params.flags.tenth_km_from_m
         cur = t0
         while True:
@@ -342,12 +363,25 @@ class Meter:
                 + Decimal(self.waiting_s) * t.price_hour_waiting / 3600)
 
     def _refresh_total(self) -> None:
+        # The fare is Decimal (Art. 43), but most fixes cannot reach the next fraction: a float estimate of
+        # the raw total screens them out, and gives the number of whole fractions when it is not within a
+        # margin (far above float error) of a step; only there does the exact Decimal computation run.
+        b, k1, k2, kw = self._raw_coef
+        raw = b + self.charged_m[0] * k1 + self.charged_m[1] * k2 + self.waiting_s * kw
+        if raw < self._recheck_at:
+            return
         frac = self.params.fraction
-        raw = self._raw_total()
-        extra = ((raw - self.tariff.bandeirada) // frac) * frac
-        value = (self.tariff.bandeirada + extra).quantize(Decimal("0.01"))
+        margin = 1e-6 + 1e-12 * raw
+        steps_f = (raw - b) / self._fraction_f
+        whole = math.floor(steps_f)
+        if margin < steps_f - whole < 1.0 - margin:
+            steps = Decimal(whole)
+        else:
+            steps = (self._raw_total() - self.tariff.bandeirada) // frac
+        value = (self.tariff.bandeirada + steps * frac).quantize(Decimal("0.01"))
         if value > self.shown:
             self.shown = value
+        self._recheck_at = b + float(steps + 1) * self._fraction_f - margin
 
     # -- reading ------------------------------------------------------------------------
 
@@ -439,6 +473,36 @@ def recompute(trace: Iterable[Fix], tariff: Tariff, municipal_holidays: Collecti
     if stopped_at is None:
         stopped_at = _dt(meter.last_ts)
     return meter.stop(stopped_at)
+
+
+def trip_span(trace: Collection[Fix], started_at: Optional[datetime] = None,
+              stopped_at: Optional[datetime] = None) -> tuple[datetime, datetime]:
+    """The interval :func:`recompute` charges: from the start (default: the first fix) to the latest of the
+    stop and the fixes (a later fix is charged before the meter stops)."""
+    times = [f.t for f in trace]
+    start = started_at if started_at is not None else min(times)
+    return start, max([start, *times, *([stopped_at] if stopped_at is not None else [])])
+
+
+def check_trip_size(trace: Collection[Fix], started_at: Optional[datetime], stopped_at: Optional[datetime],
+                    *, max_hours: int, max_fixes: int) -> tuple[Decision, str]:
+    """May the server recompute this trip (Art. 43)? Its work is bounded by the dated parameters
+    ``meter_max_trace_fixes`` and ``meter_max_trip_hours`` (docs/readings-tariffs.md).
+
+    Returns the decision and the field it is about (``trace`` or ``stopped_at``)."""
+    if len(trace) > max_fixes:
+        return Decision.refuse(Reason("Art. 43", "trace_too_long",
+                                      _("O trajeto tem {count} pontos; o máximo é {max_fixes}."),
+                                      {"count": len(trace), "max_fixes": max_fixes})), "trace"
+    if not trace and started_at is None:
+        return Decision.allow("Art. 43"), "trace"
+    start, end = trip_span(trace, started_at, stopped_at)
+    if (end - start).total_seconds() > max_hours * 3600:
+        return Decision.refuse(Reason("Art. 43", "trip_too_long",
+                                      _("A corrida duraria mais de {max_hours} horas, do início ao fim ou ao último "
+                                        "ponto do trajeto; confira o relógio do aparelho."),
+                                      {"max_hours": max_hours})), "stopped_at"
+    return Decision.allow("Art. 43"), "stopped_at"
 
 
 def compare(phone_total: Decimal, server_total: Decimal, tolerance: Decimal = Decimal("0.50")) -> Decision:

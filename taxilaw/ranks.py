@@ -17,7 +17,7 @@ from typing import Collection, Iterable, Optional, Sequence
 from .calendar import add_years
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
-from .revocation import ABSENCE_CONSECUTIVE_DAYS, ABSENCE_TOTAL_DAYS, absence_from_rank
+from .revocation import absence_from_rank
 
 # --- constants the law fixes, and the readings of the unclear ones -----------------
 
@@ -39,11 +39,6 @@ STAFFING_MIN_OBSERVATION = timedelta(hours=3)
 #: sense of the law: it neither counts nor breaks a run. An observation of any length that found a
 #: cab at the rank breaks the run.
 STAFFING_SHORT_OBSERVATIONS_BREAK_RUN = False
-#: Art. 9, V (delegated to ``taxilaw.revocation``): 5 consecutive or 10 "alternate" days in the
-#: month; "alternados" read as 10 days in total in the calendar month, not necessarily
-#: consecutive nor strictly every other day.
-ABSENCE_CONSECUTIVE = ABSENCE_CONSECUTIVE_DAYS
-ABSENCE_TOTAL = ABSENCE_TOTAL_DAYS
 
 
 class RankCategory(str, enum.Enum):
@@ -397,8 +392,6 @@ def absence_revocation_due(
 
 
 __all__: Sequence[str] = (
-    "ABSENCE_CONSECUTIVE",
-    "ABSENCE_TOTAL",
     "Observation",
     "RankCategory",
     "RankFacts",

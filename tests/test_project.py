@@ -35,10 +35,11 @@ def test_law_table_is_up_to_date():
 @pytest.mark.django_db
 @pytest.mark.article("Art. 41")
 def test_demo_fleet_fits_the_cap_and_has_irregular_cabs():
+    from django.utils import timezone
+
     from backend.parameters.selectors import current_parameters
     from backend.registry.compliance import may_work
     from backend.registry.models import Permit
-    from django.utils import timezone
     from taxilaw.contests import fleet_cap
 
     call_command("seed_demo", verbosity=0)

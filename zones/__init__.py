@@ -5,7 +5,7 @@ core (``taxilaw``) as a value.
 """
 
 from .classify import Zone, ZoneClassifier, default_classifier, load_default_polygons
-from .geojson import ZoneFileError, load_polygon_geojson, load_municipality
+from .geojson import ZoneFileError, load_municipality, load_polygon_geojson
 
 __all__ = [
     "Zone",

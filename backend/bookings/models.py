@@ -1,6 +1,6 @@
 """A ride booked for later (Art. 66): by a passenger on the page or by an operator taking a phone call.
 
-It becomes a dispatched :class:`~dispatch.models.Ride` at ``dispatch_at`` (the pickup time minus the
+It becomes a dispatched :class:`~backend.trips.models.Ride` at ``dispatch_at`` (the pickup time minus the
 dated lead time), claimed once across processes by a conditional UPDATE (backend.bookings.services).
 """
 
@@ -8,7 +8,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 
 
 class BookingStatus(models.TextChoices):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from dispatch import services as dispatch
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 from taxilaw import bookings as law
 
 from .models import Booking, BookingStatus

@@ -5,13 +5,24 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
 from . import services
 from .display import ride_data_summary
-from .models import Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction
+from .models import (
+    Appeal,
+    AutoDeInfracao,
+    Complaint,
+    Defence,
+    FinePayment,
+    InfractionType,
+    Penalty,
+    PenaltyDecision,
+    PenaltyReduction,
+)
 
 
 def _law_errors(violation: LawViolation) -> ValidationError:
@@ -102,7 +113,7 @@ class PenaltyReductionFormSet(BaseInlineFormSet):
                 appeal=stored, judged_on=judged.judged_on, result=judged.result, judgment_text=judged.judgment_text, reductions=reductions
             )
         except LawViolation as exc:
-            raise _law_errors(exc)
+            raise _law_errors(exc) from exc
 
 
 class PenaltyReductionInline(admin.TabularInline):

@@ -1,10 +1,10 @@
-"""Passengers authenticate with ``Authorization: Passenger <token>`` (dispatch.models.Passenger.token)."""
+"""Passengers authenticate with ``Authorization: Passenger <token>`` (backend.trips.models.Passenger.token)."""
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from dispatch.models import Passenger
+from backend.trips.models import Passenger
 
 KEYWORD = "Passenger"
 
@@ -38,7 +38,7 @@ class PassengerAuthentication(authentication.BaseAuthentication):
         try:
             token = parts[1].decode()
         except UnicodeError:
-            raise exceptions.AuthenticationFailed(_("Token de passageiro inválido."))
+            raise exceptions.AuthenticationFailed(_("Token de passageiro inválido.")) from None
         passenger = Passenger.objects.filter(token=token).first()
         if passenger is None:
             raise exceptions.AuthenticationFailed(_("Token de passageiro inválido."))

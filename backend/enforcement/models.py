@@ -12,7 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person, RevocationInquiry, Suspension
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 from taxilaw import penalties as law
 
 MONEY = dict(max_digits=10, decimal_places=2)
@@ -127,12 +127,12 @@ class AutoDeInfracao(models.Model):
         ordering = ["-year", "-sequence"]
         constraints = [models.UniqueConstraint(fields=["year", "sequence"], name="auto_number_unique_per_year")]
 
+    def __str__(self):
+        return f"Auto {self.number}"
+
     @property
     def number(self) -> str:
         return f"{self.sequence:04d}/{self.year}"
-
-    def __str__(self):
-        return f"Auto {self.number}"
 
 
 class Defence(models.Model):

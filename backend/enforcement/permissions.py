@@ -2,7 +2,7 @@
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from backend.registry.api.permissions import is_dimutran
+from backend.api.permissions import is_dimutran
 
 from .authentication import PassengerPrincipal
 

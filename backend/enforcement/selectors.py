@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import DecimalField, F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from backend.registry.models import Person, RevocationInquiry
 from taxilaw import penalties as law
 
-from .models import AutoDeInfracao, FinePayment, InfractionType, Penalty, PenaltyDecision
+from .models import AutoDeInfracao, FinePayment, Penalty, PenaltyDecision
 
 _ZERO = Value(Decimal("0"), output_field=DecimalField(max_digits=10, decimal_places=2))
 
@@ -40,14 +40,6 @@ def outstanding(penalty: Penalty) -> Decimal:
         return Decimal("0.00")
     paid = penalty.payments.filter(refunded_on__isnull=True).aggregate(total=Sum("amount"))["total"] or Decimal("0")
     return max(penalty.amount - paid, Decimal("0.00"))
-
-
-def infraction_type_in_force(code: str, on: date) -> InfractionType | None:
-    """The version of the catalogue entry in force on ``on`` (Art. 64)."""
-    rows = InfractionType.objects.filter(code=code, effective_from__lte=on).filter(
-        Q(effective_until__isnull=True) | Q(effective_until__gte=on)
-    )
-    return rows.order_by("-effective_from").first()
 
 
 def prior_penalties(person: Person, committed_on: date, exclude_auto: AutoDeInfracao | None = None) -> list[law.PriorPenalty]:

@@ -10,7 +10,16 @@ from taxilaw.revocation import RevocationGround
 
 from . import selectors
 from .models import (
-    PENALTY_KINDS, Appeal, AutoDeInfracao, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction,
+    PENALTY_KINDS,
+    Appeal,
+    AutoDeInfracao,
+    Complaint,
+    Defence,
+    FinePayment,
+    InfractionType,
+    Penalty,
+    PenaltyDecision,
+    PenaltyReduction,
 )
 
 

@@ -12,22 +12,30 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backend.api_errors import refuse as _refuse, require
+from backend.api_errors import refuse as _refuse
+from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from backend.registry.compliance import compliance_facts
 from backend.registry.models import Auxiliary, Permit, Person, RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
-from dispatch.events import announce_compliance_change
-from dispatch.models import Passenger, Ride, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
 
 from . import selectors
-from .models import AutoDeInfracao, Appeal, Complaint, Defence, FinePayment, InfractionType, Penalty, PenaltyDecision, PenaltyReduction
-
+from .models import (
+    Appeal,
+    AutoDeInfracao,
+    Complaint,
+    Defence,
+    FinePayment,
+    InfractionType,
+    Penalty,
+    PenaltyDecision,
+    PenaltyReduction,
+)
 
 # ------------------------------------------------------------ complaints (60)
 
@@ -454,14 +462,6 @@ def _validate_judgment(appeal: Appeal, judged_on: Optional[date], result: str, j
     return _plan_reductions(appeal, judged_on, judgment_text, reductions)
 
 
-def _standing(permit_id: int):
-    """What the compliance answer reads of the permit today (status, suspensions, ...): compared before and after a judgment."""
-    permit = Permit.objects.select_related("holder").get(pk=permit_id)
-    if permit.holder_id is None:
-        return (permit.status, tuple(permit.suspensions.filter(ends_on__gte=timezone.localdate()).values_list("starts_on", "ends_on")))
-    return compliance_facts(permit.holder, permit, timezone.localdate())
-
-
 @transaction.atomic
 def judge_appeal(
     *,
@@ -480,27 +480,21 @@ def judge_appeal(
     what the deposit holds beyond the fine that remains is refunded
     (Art. 63, §5), a suspension in force is shortened or lifted. Either way a
     revocation inquiry whose trigger fell is archived with a reference to the
-    appeal, and the cab is told once, after the commit, if the permit's
-    standing changed.
+    appeal. A cab whose standing changed is told by dispatch (the triggers forget its kept facts).
     """
     appeal = Appeal.objects.select_for_update().select_related("decision__auto").get(pk=appeal.pk)
     result = _judgment_result(granted, result)
     plan = _validate_judgment(appeal, judged_on, result, judgment_text, reductions)
     decision = appeal.decision
-    permit_id = decision.auto.permit_id
-    before = _standing(permit_id)
     appeal.judged_on = judged_on
     appeal.judgment_text = judgment_text
     appeal.result = result
     appeal.save(update_fields=["judged_on", "judgment_text", "result"])
-    told = False
     if result == Appeal.Result.GRANTED:
         _annul(decision, judged_on)
     elif result == Appeal.Result.PARTIAL:
-        told = _reduce(appeal, plan, judged_on)
+        _reduce(appeal, plan, judged_on)
     _archive_inquiries(appeal, judged_on)
-    if not told and _standing(permit_id) != before:
-        announce_compliance_change(permit_id)  # sent on commit (dispatch.events.announce)
     return appeal
 
 
@@ -543,9 +537,8 @@ def _refund_excess(penalty: Penalty, fine_after: Optional[Decimal], on: date) ->
     return excess
 
 
-def _reduce(appeal: Appeal, plan: Sequence[_PlannedReduction], on: date) -> bool:
-    """Apply a partial judgment; True if the registry already told the cab (a new suspension)."""
-    told = False
+def _reduce(appeal: Appeal, plan: Sequence[_PlannedReduction], on: date) -> None:
+    """Apply a partial judgment."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=appeal.decision_id)
     auto = decision.auto
     for item in plan:
@@ -566,11 +559,10 @@ def _reduce(appeal: Appeal, plan: Sequence[_PlannedReduction], on: date) -> bool
                 Suspension.objects.filter(pk=penalty.suspension_id).delete()
                 penalty.suspension = None
         elif kind is law.PenaltyKind.SUSPENSION and penalty.kind != law.PenaltyKind.SUSPENSION.value:
-            penalty.suspension = permit_services.suspend(  # tells the cab on commit
+            penalty.suspension = permit_services.suspend(
                 permit=auto.permit, starts_on=starts_on, ends_on=ends_on,
                 reason=f"Auto de infração {auto.number}, recurso {appeal.pk}: {penalty.infraction.description} (Art. 54, b)"[:255],
             )
-            told = True
         penalty.kind = kind.value
         penalty.amount = amount
         penalty.base_amount = item.base_amount if kind is law.PenaltyKind.FINE else None
@@ -585,7 +577,6 @@ def _reduce(appeal: Appeal, plan: Sequence[_PlannedReduction], on: date) -> bool
     fines = decision.penalties.filter(kind=law.PenaltyKind.FINE.value, annulled_on__isnull=True)
     decision.total_fine = law.to_cents(sum((p.amount for p in fines), Decimal("0")))
     decision.save(update_fields=["total_fine"])
-    return told
 
 
 def _archive_inquiries(appeal: Appeal, on: date) -> None:

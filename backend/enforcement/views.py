@@ -3,14 +3,15 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import IsDimutran, is_dimutran
+from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
-from backend.registry.api.permissions import IsDimutran, is_dimutran
 from backend.registry.models import Person
 from taxilaw import penalties as law
 
@@ -19,12 +20,6 @@ from . import serializers as s
 from .authentication import PassengerAuthentication
 from .models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
 from .permissions import DimutranOrInfractor, DimutranWritesOthersRead, IsPassenger, person_of
-
-
-def _valid(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _own_or_dimutran(request, person_id):
@@ -79,7 +74,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.AutoCreateSerializer, responses=s.AutoSerializer)
     def create(self, request):
         """Draw up an auto from an inspector's observation (Art. 60, Art. 61)."""
-        data = _valid(s.AutoCreateSerializer, request)
+        data = valid(s.AutoCreateSerializer, request)
         auto = services.issue(inspector=request.user, **data)
         return self._ok(auto, status.HTTP_201_CREATED)
 
@@ -87,7 +82,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="deliver-copy")
     def deliver_copy(self, request, pk=None):
         """The infractor received the copy of the auto (Art. 62)."""
-        data = _valid(s.DeliverCopySerializer, request)
+        data = valid(s.DeliverCopySerializer, request)
         return self._ok(services.deliver_copy(auto=self._auto(pk), delivered_on=data["delivered_on"]))
 
     @extend_schema(request=s.AutoDefenceCreateSerializer, responses=s.AutoSerializer)
@@ -95,7 +90,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     def defence(self, request, pk=None):
         """The written defence within 5 days of receipt (Art. 63, §1)."""
         auto = self._auto(pk)
-        data = _valid(s.AutoDefenceCreateSerializer, request)
+        data = valid(s.AutoDefenceCreateSerializer, request)
         services.file_defence(auto=auto, text=data["text"], filed_on=_filed_on(request, data))
         return self._ok(auto, status.HTTP_201_CREATED)
 
@@ -103,7 +98,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def decide(self, request, pk=None):
         """Judge the auto: penalties cumulated, fines with recidivism (Art. 54-59, Art. 63)."""
-        data = _valid(s.AutoDecideSerializer, request)
+        data = valid(s.AutoDecideSerializer, request)
         choices = [services.PenaltyChoice(**p) for p in data["penalties"]]
         services.decide(
             auto=self._auto(pk), decided_on=data["decided_on"], reasoning=data["reasoning"], upheld=data["upheld"],
@@ -117,7 +112,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
         """The infractor was notified of the decision (Art. 63, §2)."""
         auto = self._auto(pk)
         decision = get_object_or_404(PenaltyDecision, auto=auto)
-        data = _valid(s.EnforcementNotifySerializer, request)
+        data = valid(s.EnforcementNotifySerializer, request)
         services.notify_decision(decision=decision, notified_on=data["notified_on"])
         return self._ok(auto)
 
@@ -158,7 +153,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.AppealCreateSerializer, responses=s.AppealSerializer)
     def create(self, request):
         """Appeal to COMUTRAM (10 days of the notice), then to the Mayor; a fine needs the prior deposit (Art. 63, §3, Art. 63, §5)."""
-        data = _valid(s.AppealCreateSerializer, request)
+        data = valid(s.AppealCreateSerializer, request)
         _own_or_dimutran(request, data["decision"].auto.person_id)
         appeal = services.file_appeal(
             decision=data["decision"], instance=data["instance"], filed_on=_filed_on(request, data), grounds=data["grounds"],
@@ -170,7 +165,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def judge(self, request, pk=None):
         """Register COMUTRAM's or the Mayor's judgment: upheld, granted, or granted in part with the reduced penalties (Art. 63, §3)."""
-        data = _valid(s.AppealJudgeSerializer, request)
+        data = valid(s.AppealJudgeSerializer, request)
         reductions = [services.ReductionChoice(**r) for r in data.pop("reductions")]
         appeal = services.judge_appeal(appeal=get_object_or_404(Appeal, pk=pk), reductions=reductions, **data)
         return Response(s.AppealSerializer(appeal).data)
@@ -179,7 +174,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="notify-judgment")
     def notify_judgment(self, request, pk=None):
         """The infractor was told the judgment, within 10 days of it (Art. 63, §4)."""
-        data = _valid(s.EnforcementNotifySerializer, request)
+        data = valid(s.EnforcementNotifySerializer, request)
         appeal = services.notify_judgment(appeal=get_object_or_404(Appeal, pk=pk), notified_on=data["notified_on"])
         return Response(s.AppealSerializer(appeal).data)
 
@@ -202,7 +197,7 @@ class PenaltyViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def pay(self, request, pk=None):
         """Record the payment of a fine, to the cent (Art. 54, c; Art. 5, V)."""
-        data = _valid(s.FinePaySerializer, request)
+        data = valid(s.FinePaySerializer, request)
         penalty = get_object_or_404(Penalty, pk=pk)
         services.pay_fine(penalty=penalty, **data)
         return Response(s.PenaltySerializer(self.get_queryset().get(pk=pk)).data, status=status.HTTP_201_CREATED)
@@ -225,7 +220,7 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.ComplaintCreateSerializer, responses=s.ComplaintSerializer)
     def create(self, request):
         """File a complaint about one's own completed ride; the ride's data is attached (Art. 60)."""
-        data = _valid(s.ComplaintCreateSerializer, request)
+        data = valid(s.ComplaintCreateSerializer, request)
         complaint = services.file_complaint(passenger=request.auth, ride_id=data["ride"], description=data["description"])
         return Response(s.ComplaintSerializer(complaint).data, status=status.HTTP_201_CREATED)
 
@@ -233,7 +228,7 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def triage(self, request, pk=None):
         """Turn the complaint into an auto, or dismiss it with reasons (Art. 60, § único)."""
-        data = _valid(s.ComplaintTriageSerializer, request)
+        data = valid(s.ComplaintTriageSerializer, request)
         complaint = services.triage_complaint(complaint=get_object_or_404(Complaint, pk=pk), user=request.user, **data)
         return Response(s.ComplaintSerializer(self.get_queryset().get(pk=complaint.pk)).data)
 

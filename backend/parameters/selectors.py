@@ -7,7 +7,6 @@ from taxilaw.parameters import DEFAULT_PARAMETERS, DatedValue, Parameters
 
 from .models import DatedParameter, MunicipalHoliday
 
-
 # Counts (days, inhabitants) are ints in the law core; amounts stay Decimal.
 _INTEGER_PARAMETERS = frozenset(d.name for d in DEFAULT_PARAMETERS if isinstance(d.value, int))
 

@@ -1,6 +1,6 @@
 from rest_framework import serializers, viewsets
 
-from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran
 
 from .models import DatedParameter, MunicipalHoliday
 

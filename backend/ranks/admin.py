@@ -1,9 +1,7 @@
 """The Django admin for DIMUTRAN (pt-BR). Rule-checked writes go through the API's services;
 the admin shows everything and edits plain data."""
 
-from django.contrib import admin
-
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -11,8 +9,18 @@ from backend.api_errors import LawViolation
 
 from . import services
 from .models import (
-    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
-    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
+    AbsenceJustification,
+    Candidate,
+    CentralZone,
+    CommissionMember,
+    Contest,
+    ContestDraw,
+    ContestRank,
+    Rank,
+    RankAssignment,
+    RankCheckIn,
+    RankObservation,
+    SwapRequest,
 )
 
 

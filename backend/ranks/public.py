@@ -1,15 +1,15 @@
 """The published ranking of a contest, for candidates and the public: HTML and PDF (pt-BR)."""
 
 
-from backend.pdf import new_pdf
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from backend.pdf import new_pdf
+
 from . import selectors
 from .models import Contest
-
 
 
 def _published(pk) -> Contest:

@@ -7,7 +7,15 @@ from backend.registry.models import Permit, Person
 from taxilaw.contests import CommissionBody
 
 from .models import (
-    AbsenceJustification, Candidate, CentralZone, Contest, ContestDraw, Rank, RankAssignment, RankCheckIn, RankObservation,
+    AbsenceJustification,
+    Candidate,
+    CentralZone,
+    Contest,
+    ContestDraw,
+    Rank,
+    RankAssignment,
+    RankCheckIn,
+    RankObservation,
     SwapRequest,
 )
 

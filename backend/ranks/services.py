@@ -8,7 +8,8 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse, require
+from backend.api_errors import refuse as _refuse
+from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
 from backend.registry.selectors import vehicle_in_service
@@ -20,10 +21,19 @@ from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
 from . import selectors
 from .models import (
-    AbsenceJustification, Candidate, CentralZone, CommissionMember, Contest, ContestDraw, ContestRank, Rank,
-    RankAssignment, RankCheckIn, RankObservation, SwapRequest,
+    AbsenceJustification,
+    Candidate,
+    CentralZone,
+    CommissionMember,
+    Contest,
+    ContestDraw,
+    ContestRank,
+    Rank,
+    RankAssignment,
+    RankCheckIn,
+    RankObservation,
+    SwapRequest,
 )
-
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
 
@@ -189,6 +199,12 @@ def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckI
     checkin.checked_out_at = at
     checkin.save(update_fields=["checked_out_at"])
     return checkin
+
+
+def leave_rank(*, permit_id: int, at: datetime) -> None:
+    """The cab took a ride: whatever rank it stood at, it left at ``at`` (Art. 22). One statement, no lock:
+    called inside the accepting transaction, which holds the cab."""
+    RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).update(checked_out_at=at)
 
 
 # --- observations (Art. 27, §2) ---------------------------------------------------------------------

@@ -14,19 +14,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
+from backend.api.validation import valid
 from backend.api_errors import decision_payload
-from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.registry.selectors import permits_visible_to
 
 from . import selectors, services
 from . import serializers as s
 from .models import AbsenceJustification, Contest, Rank, RankCheckIn, SwapRequest
-
-
-def _valid(serializer_class, request, **kwargs):
-    serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 class RankViewSet(viewsets.ModelViewSet):
@@ -54,7 +49,7 @@ class RankViewSet(viewsets.ModelViewSet):
         rank = self.get_object()
         if request.method == "GET":
             return Response(s.AssignmentSerializer(selectors.current_assignments(rank).select_related("permit"), many=True).data)
-        data = _valid(s.AssignSerializer, request)
+        data = valid(s.AssignSerializer, request)
         assignment = services.assign_rank(permit=data["permit"], rank=rank, since=data["since"])
         return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
@@ -65,7 +60,7 @@ class RankViewSet(viewsets.ModelViewSet):
         rank = self.get_object()
         if request.method == "GET":
             return Response(s.ObservationSerializer(rank.observations.all(), many=True).data)
-        data = _valid(s.ObservationSerializer, request)
+        data = valid(s.ObservationSerializer, request)
         obs = services.record_observation(rank=rank, **data)
         return Response(s.ObservationSerializer(obs).data, status=status.HTTP_201_CREATED)
 
@@ -89,7 +84,7 @@ class RankViewSet(viewsets.ModelViewSet):
             month = int(request.query_params.get("month", today.month))
             date(year, month, 1)
         except ValueError:
-            raise ValidationError({"month": [_("Informe ano e mês válidos.")]})
+            raise ValidationError({"month": [_("Informe ano e mês válidos.")]}) from None
         rows = selectors.attendance(rank, year, month, today)
         return Response({
             "rank": rank.pk, "year": year, "month": month,
@@ -129,7 +124,7 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.CheckInRequestSerializer, responses=s.CheckInSerializer)
     def create(self, request):
         """Check in at a rank; a visitor at a private rank only within Art. 27, §3."""
-        data = _valid(s.CheckInRequestSerializer, request)
+        data = valid(s.CheckInRequestSerializer, request)
         self._may_act_for(data["permit"])
         at = data.get("at") if is_dimutran(request.user) else None
         checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at)
@@ -139,7 +134,7 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="check-out")
     def check_out(self, request, pk=None):
         checkin = self.get_object()
-        data = _valid(s.CheckOutRequestSerializer, request)
+        data = valid(s.CheckOutRequestSerializer, request)
         at = data.get("at") if is_dimutran(request.user) else None
         return Response(s.CheckInSerializer(services.check_out(checkin=checkin, at=at)).data)
 
@@ -161,14 +156,14 @@ class SwapViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def authorize(self, request, pk=None):
         """Prior, express authorization (Art. 26; refused within 2 years at the rank, §3)."""
-        data = _valid(s.SwapDecisionSerializer, request)
+        data = valid(s.SwapDecisionSerializer, request)
         swap = services.authorize_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate())
         return Response(s.SwapRequestSerializer(swap).data)
 
     @extend_schema(request=s.SwapDecisionSerializer, responses=s.SwapRequestSerializer)
     @action(detail=True, methods=["post"])
     def refuse(self, request, pk=None):
-        data = _valid(s.SwapDecisionSerializer, request)
+        data = valid(s.SwapDecisionSerializer, request)
         swap = services.refuse_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate(), reason=data["reason"])
         return Response(s.SwapRequestSerializer(swap).data)
 
@@ -183,7 +178,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.ContestSerializer, responses=s.ContestSerializer)
     def create(self, request):
         """Publish an edital (Art. 16-18; Art. 41, §2)."""
-        data = _valid(s.ContestSerializer, request)
+        data = valid(s.ContestSerializer, request)
         contest = services.publish_contest(
             title=data["title"], publication_dates=data["publication_dates"], contest_date=data["contest_date"],
             promotion=data.get("promotion", False),
@@ -199,7 +194,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
         contest = self.get_object()
         if request.method == "GET":
             return Response(s.CandidateSerializer(contest.candidates.select_related("person"), many=True).data)
-        data = _valid(s.CandidateSerializer, request)
+        data = valid(s.CandidateSerializer, request)
         candidate = services.register_candidate(contest=contest, **data)
         return Response(s.CandidateSerializer(candidate).data, status=status.HTTP_201_CREATED)
 
@@ -207,7 +202,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def classify(self, request, pk=None):
         """Classify (Art. 19-21), allocate to the ranks (Art. 19) and publish the result."""
-        data = _valid(s.ClassifySerializer, request)
+        data = valid(s.ClassifySerializer, request)
         contest = services.classify_contest(contest=self.get_object(), published_on=data.get("published_on") or timezone.localdate())
         return Response(s.ContestSerializer(contest).data)
 
@@ -218,7 +213,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
         contest = self.get_object()
         if request.method == "GET":
             return Response(s.DrawSerializer(contest.draws.all(), many=True).data)
-        data = _valid(s.DrawSerializer, request)
+        data = valid(s.DrawSerializer, request)
         draw = services.record_draw(contest=contest, candidate_ids=data["drawn_order"], drawn_on=data["drawn_on"],
                                     minutes_reference=data["minutes_reference"])
         return Response(s.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
@@ -227,7 +222,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="publish-result", permission_classes=[IsDimutran])
     def publish_result(self, request, pk=None):
         """Publish the result: permits to the winners, awaiting the term (Art. 3; Art. 19; Art. 20, §2), or promotion (Art. 27)."""
-        data = _valid(s.PublishResultSerializer, request)
+        data = valid(s.PublishResultSerializer, request)
         contest = services.publish_result(contest=self.get_object(), result_published_on=data["result_published_on"])
         return Response(s.ContestSerializer(contest).data)
 
@@ -263,7 +258,7 @@ class JustificationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
     def _decide(self, request, accept):
         if not is_dimutran(request.user):
             raise PermissionDenied(IsDimutran.message)
-        data = _valid(s.JustificationDecisionSerializer, request)
+        data = valid(s.JustificationDecisionSerializer, request)
         j = services.decide_justification(justification=self.get_object(), accept=accept,
                                           on=data.get("on") or timezone.localdate(), text=data["text"])
         return Response(s.JustificationSerializer(j).data)
@@ -288,7 +283,7 @@ class CentralZoneUploadView(APIView):
 
     @extend_schema(request=s.CentralZoneUploadSerializer, responses=s.CentralZoneSerializer)
     def post(self, request):
-        data = _valid(s.CentralZoneUploadSerializer, request)
+        data = valid(s.CentralZoneUploadSerializer, request)
         zone = services.upload_central_zone(**data)
         return Response(s.CentralZoneSerializer(zone).data, status=status.HTTP_201_CREATED)
 
@@ -306,7 +301,7 @@ class ClassifyView(APIView):
             lat = float(request.query_params["lat"])
             lon = float(request.query_params["lon"])
         except (KeyError, ValueError):
-            raise ValidationError({"lat": [_("Informe lat e lon em graus decimais (WGS 84).")]})
+            raise ValidationError({"lat": [_("Informe lat e lon em graus decimais (WGS 84).")]}) from None
         if not (-90 <= lat <= 90 and -180 <= lon <= 180):
             raise ValidationError({"lat": [_("Coordenadas fora do intervalo válido (WGS 84).")]})
         zone = selectors.classify(lon, lat)

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from backend.enforcement.authentication import PassengerAuthentication
 from backend.receipts.api import IsPassenger
-from backend.registry.api.permissions import IsDimutran
+from backend.api.permissions import IsDimutran
 from backend.tariffs.api.serializers import AwareDateTimeField
 
 from . import report, services

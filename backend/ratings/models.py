@@ -10,7 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person
-from dispatch.models import Passenger, Ride
+from backend.trips.models import Passenger, Ride
 
 COMMENT_MAX = 500
 

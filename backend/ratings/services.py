@@ -4,7 +4,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
-from dispatch.models import Passenger, Ride, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
 
 from .models import RideRating
 

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from backend.enforcement.authentication import PassengerAuthentication
 from backend.tariffs.formatting import brl
-from dispatch.models import Ride
+from backend.trips.models import Ride
 
 from . import documents, receipts
 

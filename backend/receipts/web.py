@@ -4,7 +4,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from dispatch.models import Ride
+from backend.trips.models import Ride
 
 from . import documents, receipts
 from .api import pdf_response

@@ -5,8 +5,19 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from .models import (
-    Alvara, Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RenewalDocument, RevocationInquiry,
-    SocialSecurityProof, Suspension, Transfer, Vehicle,
+    Alvara,
+    Auxiliary,
+    Cmt,
+    Inspection,
+    Permit,
+    Person,
+    Renewal,
+    RenewalDocument,
+    RevocationInquiry,
+    SocialSecurityProof,
+    Suspension,
+    Transfer,
+    Vehicle,
 )
 
 

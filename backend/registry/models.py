@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from taxilaw.revocation import RevocationGround
 from taxilaw.split import REGIME_DATUM, check_regime
@@ -84,10 +85,6 @@ class Permit(models.Model):
 
     def __str__(self):
         return self.number
-
-    @property
-    def is_live(self) -> bool:
-        return self.status in {self.Status.AWAITING_TERM, self.Status.ACTIVE}
 
 
 class Alvara(models.Model):

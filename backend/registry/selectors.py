@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from django.db.models import Q
 
 from taxilaw.permits import CandidateFacts
@@ -70,9 +68,3 @@ def permits_held_by(user):
         return Permit.objects.all()
     person = getattr(user, "person", None)
     return Permit.objects.filter(holder=person) if person else Permit.objects.none()
-
-
-def on_date(value: date | None) -> date:
-    from django.utils import timezone
-
-    return value or timezone.localdate()

@@ -130,7 +130,7 @@ def parse_week(value: str | None) -> date | None:
     try:
         return services.monday_of(date.fromisoformat(value))
     except ValueError:
-        raise ValidationError({"week": [_("Data inválida: use AAAA-MM-DD (qualquer dia da semana).")]})
+        raise ValidationError({"week": [_("Data inválida: use AAAA-MM-DD (qualquer dia da semana).")]}) from None
 
 
 WEEK_PARAM = OpenApiParameter("week", OpenApiTypes.DATE, description="Qualquer dia da semana (AAAA-MM-DD).")

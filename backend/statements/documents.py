@@ -7,7 +7,8 @@ import io
 import logging
 
 from django.utils import timezone
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from backend.pdf import FONT, new_pdf
 from backend.tariffs.formatting import br_number, brl

@@ -211,7 +211,7 @@ class StatementRide(WrittenOnce, models.Model):
     A ride with ``adjustment`` set was recorded after its week was closed.
     """
 
-    ride = models.OneToOneField("dispatch.Ride", on_delete=models.PROTECT, related_name="statement_entry",
+    ride = models.OneToOneField("trips.Ride", on_delete=models.PROTECT, related_name="statement_entry",
                                 verbose_name=_("corrida"))
     statement = models.ForeignKey(WeeklyStatement, on_delete=models.PROTECT, related_name="ride_entries",
                                   verbose_name=_("extrato"))

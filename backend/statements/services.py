@@ -31,9 +31,16 @@ from django.utils.translation import gettext_noop
 
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
-from dispatch.models import Ride, RideStatus
+from backend.trips.models import Ride, RideStatus
 from taxilaw.split import (
-    LAW_SPLIT, SplitAgreement, check_regime, split_gross, split_late_rides, validate_agreement, week_bounds, week_start,
+    LAW_SPLIT,
+    SplitAgreement,
+    check_regime,
+    split_gross,
+    split_late_rides,
+    validate_agreement,
+    week_bounds,
+    week_start,
 )
 
 from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
@@ -325,11 +332,6 @@ def weeks_to_close(now: datetime | None = None) -> list[date]:
             weeks.append(monday)
         monday += timedelta(days=7)
     return weeks
-
-
-def close_ended_weeks(now: datetime | None = None) -> list[WeekClosure]:
-    """Close every ended week not yet closed, oldest first (Art. 1, §3); the cron entry point."""
-    return [close_week(monday, now) for monday in weeks_to_close(now)]
 
 
 def _running(permit: Permit, driver: Person, monday: date, rows: list[RideRow],

@@ -6,7 +6,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation, require
 
@@ -42,7 +43,7 @@ class TariffDecreeForm(forms.ModelForm):
         try:
             require(services.check_tariff(data, instance=self.instance if self.instance.pk else None))
         except LawViolation as exc:
-            raise _law_errors(exc)
+            raise _law_errors(exc) from exc
         return data
 
 

@@ -3,7 +3,6 @@
 import logging
 from functools import wraps
 
-from backend.pdf import new_pdf
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
@@ -11,11 +10,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backend.registry.api.permissions import is_dimutran
+from backend.api.permissions import is_dimutran
+from backend.pdf import new_pdf
 
 from .formatting import br_number, brl
 from .models import TariffStudy
-
 
 # fpdf2 subsets the font with fontTools, which logs every pruned table at INFO
 logging.getLogger("fontTools").setLevel(logging.WARNING)

@@ -17,6 +17,7 @@ from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
+from taxilaw.parameters import ParameterMissing
 
 from . import selectors
 from .models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
@@ -155,11 +156,6 @@ def recompute_study(study: TariffStudy) -> TariffStudy:
     return study
 
 
-def study_result(study: TariffStudy) -> study_law.TariffStudy:
-    """The law core's result for a stored study (for the report)."""
-    return _run(study, [i.to_law() for i in study.items.all()])
-
-
 # --- meter recomputation (Art. 43) ------------------------------------------------------------
 
 
@@ -181,7 +177,7 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     """Re-run the meter over an uploaded trace and compare with the phone (Art. 43, Art. 45, §5).
 
     The tariff is the one in force when the trip started (Art. 45); the
-    fraction and the tolerance come from the dated parameters. Nothing is
+    fraction, the tolerance and the trip's bounds (duration, fixes) come from the dated parameters. Nothing is
     stored (the dispatch stores rides). Bad input raises
     :class:`backend.api_errors.LawViolation`."""
     fixes = list(trace)
@@ -195,12 +191,19 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
             refuse("Art. 43", "trace_empty", gettext_noop("O trajeto está vazio e o início não foi informado."), "trace")
         started_at = min(f.t for f in fixes)
     day = selectors._day(started_at)
+    table = current_parameters()
+    try:
+        max_hours, max_fixes = table.as_of("meter_max_trip_hours", day), table.as_of("meter_max_trace_fixes", day)
+    except ParameterMissing:
+        refuse("Art. 43", "trip_before_parameters",
+               gettext_noop("Não há limites do taxímetro em vigor em {day}; confira a data do início."), "started_at", day=day)
+    require(*meter_law.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
     try:
         tariff = selectors.tariff_in_force(day)
     except law.NoTariffInForce:
         refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
                day=day)
-    params = meter_law.meter_params_from_table(current_parameters(), day)
+    params = meter_law.meter_params_from_table(table, day)
     holidays = municipal_holidays(year_from=day.year - 1)
     try:
         reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)

@@ -1,6 +1,6 @@
 """Fixtures for the registry: people with valid documents, API clients for each role."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 from itertools import count
 
 import pytest

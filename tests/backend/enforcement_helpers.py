@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from backend.enforcement.models import InfractionType
-from dispatch.models import Cab, Passenger, Ride, RideStatus
+from backend.trips.models import Passenger, Ride, RideStatus
+from dispatch.models import Cab
 
 
 def infraction(code):
@@ -63,12 +64,24 @@ def articles(response):
     return {r["article"] for r in response.json().get("reasons", [])}
 
 
+class Dispatch:
+    """A permit's cab connected through dispatch, and what dispatch's background re-check tells it."""
+
+    def connect(self, permit):
+        from dispatch import services
+
+        return services.go_online(permit.holder)  # connected, the registry's facts kept on the cab
+
+    def told(self) -> list[int]:
+        """Run the re-check the background tick runs: the permits told they may no longer work."""
+        from dispatch import services
+
+        return services.tell_the_no_longer_allowed()
+
+
 @pytest.fixture
-def announced(monkeypatch):
-    calls = []
-    monkeypatch.setattr("backend.enforcement.services.announce_compliance_change", calls.append)
-    monkeypatch.setattr("backend.registry.services.permits.announce_compliance_change", calls.append)
-    return calls
+def dispatch_tick():
+    return Dispatch()
 
 
 def appeal(client, decision_id, filed_on, instance="comutram", **deposit):

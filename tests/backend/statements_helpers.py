@@ -8,7 +8,8 @@ import pytest
 
 from backend.registry.services import auxiliaries
 from backend.statements.models import WeeklyStatement
-from dispatch.models import Cab, Ride
+from backend.trips.models import Ride
+from dispatch.models import Cab
 
 SP = ZoneInfo("America/Sao_Paulo")
 SIGNED_ON = date(2026, 1, 5)

@@ -10,7 +10,8 @@ from rest_framework.test import APIClient
 from backend.bookings import services
 from backend.bookings.models import Booking
 from dispatch import grid
-from dispatch.models import Cab, Offer, Passenger, Ride
+from backend.trips.models import Passenger, Ride
+from dispatch.models import Cab, Offer
 
 from .enforcement_helpers import passenger_client
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from backend.bookings import services
 from backend.bookings.models import Booking
-from dispatch.models import Ride
+from backend.trips.models import Ride
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -75,7 +75,8 @@ def test_auxiliary_social_security_overdue(working_cab, make_person, today):
     aux = auxiliaries.authorize_auxiliary(permit=permit, person=person, on=date(2026, 1, 10))
     auxiliaries.issue_cmt(person=person, number="CMT-X", issued_on=date(2026, 1, 10), expires_on=date(2028, 1, 10))
     # First quarter ends 31/03; 30 days of grace (social_security_grace_days): due 30/04.
-    from datetime import datetime, timezone as tz
+    from datetime import datetime
+    from datetime import timezone as tz
 
     at = lambda d: datetime(d.year, d.month, d.day, 15, tzinfo=tz.utc)  # noqa: E731
     assert may_work(person, permit, at(date(2026, 4, 30))).allowed
@@ -102,7 +103,8 @@ def test_expired_cmt(working_cab, today):
 @pytest.mark.article("Art. 1, §5", "Art. 1, §6")
 def test_ctps_employee_works_without_quarterly_proofs_and_is_not_cancelled(working_cab, make_person):
     """§5's proof is of a contribution "como autônomo": the CTPS employee (§6) contributes through the employer."""
-    from datetime import date, datetime, timezone as tz
+    from datetime import date, datetime
+    from datetime import timezone as tz
 
     from backend.registry.models import Auxiliary
 

@@ -7,8 +7,9 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
+from backend.trips.models import Passenger, Ride
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Passenger, Ride
+from dispatch.models import Cab, Offer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

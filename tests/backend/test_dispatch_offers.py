@@ -3,8 +3,9 @@
 import pytest
 from django.utils import timezone
 
+from backend.trips.models import Passenger, Ride
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Passenger, Ride
+from dispatch.models import Cab, Offer
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)

@@ -7,8 +7,9 @@ import pytest
 from django.utils import timezone
 from geopy.distance import geodesic
 
+from backend.trips.models import Ride
 from dispatch import grid, services
-from dispatch.models import Cab, Offer, Ride
+from dispatch.models import Cab, Offer
 
 CENTRE = (-21.131, -42.367)
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from backend.trips.models import Ride
 from dispatch import grid, services
-from dispatch.models import Cab, Ride
+from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)
@@ -87,3 +88,41 @@ def test_a_street_trip_sent_late_is_judged_by_the_day_it_was_made(working_cab):
         street.record_street_trip(cab.pk, started_at=during, stopped_at=during + timedelta(minutes=6),
                                   meter_total=Decimal("14.10"), trace=_street_trace(during))
     assert refused.value.code == "not_allowed"
+
+
+@pytest.mark.article("Art. 43", "Art. 45, §5")
+def test_dispatched_and_street_trips_are_recorded_by_the_one_trips_service(on_board, working_cab, monkeypatch):
+    """Both paths go through ``trips.services.record_finished_trip``: the fare is the meter's, the server's
+    recomputation (total, distance, trace) sits beside it, whichever way the trip began."""
+    from backend.trips import services as trips_services
+    from dispatch import street
+
+    calls = []
+    record = trips_services.record_finished_trip
+    monkeypatch.setattr(services, "record_finished_trip", lambda ride, **kw: calls.append("dispatched") or record(ride, **kw))
+    monkeypatch.setattr(street, "record_finished_trip", lambda ride, **kw: calls.append("street") or record(ride, **kw))
+    cab, ride = on_board
+    dispatched = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), _trace())
+    other = working_cab()
+    street_cab = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
+    start = timezone.now() - timedelta(minutes=10)
+    hailed, _duplicate = street.record_street_trip(street_cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
+                                                   meter_total=Decimal("14.10"), trace=_street_trace(start))
+    assert calls == ["dispatched", "street"]
+    for recorded in (Ride.objects.get(pk=dispatched.pk), Ride.objects.get(pk=hailed.pk)):
+        assert recorded.status == "completed" and recorded.completed_at is not None
+        assert recorded.server_total is not None and recorded.distance_m > 1000 and len(recorded.trace) == 2
+
+
+@pytest.mark.article("Art. 43")
+def test_a_trace_the_meter_cannot_read_records_nothing(working_cab):
+    from backend.api_errors import LawViolation
+    from backend.trips.services import record_finished_trip
+
+    permit = working_cab()
+    start = timezone.now() - timedelta(minutes=10)
+    naive = [{"t": start.replace(tzinfo=None), "lat": PICKUP[0], "lon": PICKUP[1]}]
+    with pytest.raises(LawViolation):
+        record_finished_trip(Ride(pickup_lat=PICKUP[0], pickup_lon=PICKUP[1], permit=permit, on_board_at=start),
+                             meter_total=Decimal("10.00"), trace=naive, stopped_at=start + timedelta(minutes=5))
+    assert not Ride.objects.exists()

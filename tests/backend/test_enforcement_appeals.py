@@ -12,7 +12,7 @@ from backend.registry.compliance import may_work
 from backend.registry.models import RevocationInquiry, Suspension
 from backend.registry.services import revocation as revocation_services
 
-from .enforcement_helpers import announced, appeal, articles, codes, decide, draw_up, infraction, judge  # noqa: F401
+from .enforcement_helpers import appeal, articles, codes, decide, dispatch_tick, draw_up, infraction, judge  # noqa: F401
 
 MON = date(2026, 3, 2)  # a Monday; defence term (5 days) ends Monday 09/03
 DECIDED = date(2026, 3, 10)
@@ -43,8 +43,9 @@ def _revocation(client, permit, extra=()):
 
 
 @pytest.mark.article("Art. 63, §3", "Art. 63, §5", "Art. 55")
-def test_partial_judgment_lowers_the_fine_and_refunds_the_difference_of_the_deposit(dimutran, working_cab, announced):
+def test_partial_judgment_lowers_the_fine_and_refunds_the_difference_of_the_deposit(dimutran, working_cab, dispatch_tick):
     permit = working_cab()
+    dispatch_tick.connect(permit)
     decision, filed, penalty_id = _fine_appealed(dimutran, permit)
     response = judge(
         dimutran, filed["id"], "2026-03-20", "partial",
@@ -65,7 +66,7 @@ def test_partial_judgment_lowers_the_fine_and_refunds_the_difference_of_the_depo
     rows = sorted(FinePayment.objects.filter(penalty=penalty).values_list("amount", "refunded_on", "receipt", "kind"))
     assert rows == [(Decimal("70.00"), date(2026, 3, 20), "GUIA-7", "deposit"), (Decimal("140.00"), None, "GUIA-7", "deposit")]
     assert not selectors.unpaid_fines(permit.holder).exists() and selectors.outstanding(penalty) == Decimal("0.00")
-    assert announced == []  # a fine does not touch the permit's standing
+    assert dispatch_tick.told() == []  # a fine does not touch the permit's standing
 
     # the appeal to the Mayor needs no new deposit: what remains covers the reduced fine (Art. 63, §5)
     notice = dimutran.post(f"/api/appeals/{filed['id']}/notify-judgment/", {"notified_on": "2026-03-20"}, format="json")
@@ -153,27 +154,29 @@ def test_recidivism_after_a_partial_judgment_doubles_the_reduced_fine(dimutran, 
 
 
 @pytest.mark.article("Art. 54, b", "Art. 63, §3", "Art. 63, §5", "Art. 5, V")
-def test_partial_judgment_shortens_or_lifts_a_suspension_in_force_and_tells_the_cab(dimutran, working_cab, today, announced):
+def test_partial_judgment_shortens_or_lifts_a_suspension_in_force_and_tells_the_cab(dimutran, working_cab, today, dispatch_tick):
     from django.utils import timezone
 
     permit = working_cab()
+    cab = dispatch_tick.connect(permit)
     auto = draw_up(dimutran, permit, ["seal_removed"], today - timedelta(days=20), delivered_on=today - timedelta(days=20))
     period = {"starts_on": today - timedelta(days=2), "ends_on": today + timedelta(days=7)}
     decided = decide(dimutran, auto["id"], today - timedelta(days=2), [{"infraction": infraction("seal_removed").pk, "kind": "suspension", **period}])
     assert decided.status_code == 201, decided.json()
     decision = decided.json()["decision"]
     penalty_id = decision["penalties"][0]["id"]
-    assert announced == [permit.pk] and not may_work(permit.holder, permit)
+    assert dispatch_tick.told() == [permit.pk] and not may_work(permit.holder, permit)
     filed = appeal(dimutran, decision["id"], today - timedelta(days=1))
 
-    # shortened: the same start, an earlier end; the registry's suspension follows and the cab is told once
+    # shortened: the same start, an earlier end; the registry's suspension follows and the cab, still connected
+    # in this test, is told again: it is still suspended today
     moved = judge(dimutran, filed["id"], today, "partial", [{"penalty": penalty_id, "kind": "suspension", "starts_on": today, "ends_on": today + 1 * timedelta(days=1)}])
     assert moved.status_code == 400 and codes(moved) == ["reduced_suspension_period_invalid"]
     shorter = judge(dimutran, filed["id"], today, "partial", [{"penalty": penalty_id, "kind": "suspension", "ends_on": today + timedelta(days=1)}])
     assert shorter.status_code == 200, shorter.json()
     suspension = Suspension.objects.get(permit=permit)
     assert (suspension.starts_on, suspension.ends_on) == (today - timedelta(days=2), today + timedelta(days=1))
-    assert announced == [permit.pk, permit.pk]
+    assert dispatch_tick.told() == [permit.pk]
     now = timezone.now()
     assert not may_work(permit.holder, permit, now) and may_work(permit.holder, permit, now + timedelta(days=2))
 
@@ -185,7 +188,10 @@ def test_partial_judgment_shortens_or_lifts_a_suspension_in_force_and_tells_the_
     to_fine = judge(dimutran, mayor["id"], today, "partial", [{"penalty": penalty_id, "kind": "fine", "amount": "100.00"}])
     assert to_fine.status_code == 200, to_fine.json()
     assert not Suspension.objects.filter(permit=permit).exists() and may_work(permit.holder, permit, now)
-    assert announced == [permit.pk, permit.pk, permit.pk]
+    # allowed again: dispatch re-read the registry (the facts kept say so) and has nothing to tell
+    assert dispatch_tick.told() == []
+    cab.refresh_from_db()
+    assert cab.compliance_facts is not None and not cab.compliance_facts.get("suspensions")
     penalty = Penalty.objects.get(pk=penalty_id)
     assert (penalty.kind, penalty.amount, penalty.base_amount, penalty.suspension) == ("fine", Decimal("100.00"), Decimal("140.00"), None)
     assert list(selectors.unpaid_fines(permit.holder)) == [penalty]
@@ -195,8 +201,9 @@ def test_partial_judgment_shortens_or_lifts_a_suspension_in_force_and_tells_the_
 
 
 @pytest.mark.article("Art. 10", "Art. 54, d", "Art. 63, §3")
-def test_granted_appeal_archives_the_revocation_inquiry_with_a_reference(dimutran, working_cab, announced):
+def test_granted_appeal_archives_the_revocation_inquiry_with_a_reference(dimutran, working_cab, dispatch_tick):
     permit = working_cab()
+    dispatch_tick.connect(permit)
     decision = _revocation(dimutran, permit)
     inquiry = RevocationInquiry.objects.get(permit=permit)
     assert inquiry.outcome == "pending"
@@ -207,7 +214,7 @@ def test_granted_appeal_archives_the_revocation_inquiry_with_a_reference(dimutra
     assert inquiry.outcome == "dismissed" and inquiry.decided_on == date(2026, 3, 2)
     assert f"recurso nº {filed['id']}" in inquiry.decision_text and decision["auto"] and "anulada" in inquiry.decision_text
     assert response.json()["archived_inquiries"] == [inquiry.pk] and response.json()["inquiries_to_review"] == []
-    assert announced == []  # an open inquiry does not stop the cab, so archiving it changes nothing for dispatch
+    assert dispatch_tick.told() == []  # an open inquiry does not stop the cab, so archiving it changes nothing for dispatch
     # the inquiry is closed: it cannot revoke any more
     again = dimutran.post(f"/api/inquiries/{inquiry.pk}/decide/", {"revoke": True, "decided_on": "2026-03-20", "decision_text": "x"}, format="json")
     assert again.status_code == 400
@@ -234,8 +241,9 @@ def test_revocation_reduced_to_a_fine_archives_the_inquiry(dimutran, working_cab
 
 
 @pytest.mark.article("Art. 10", "Art. 54, b", "Art. 63, §3")
-def test_archiving_and_lifting_are_saved_before_dispatch_is_told(dimutran, working_cab, today, monkeypatch, django_capture_on_commit_callbacks):
-    """The cab hears of the change only on commit, when the inquiry is archived and the suspension gone."""
+def test_a_connected_cab_hears_of_its_suspension_after_the_commit_and_is_let_be_once_lifted(
+        dimutran, working_cab, today, monkeypatch, dispatch_tick, django_capture_on_commit_callbacks):
+    """The cab hears of the change only on commit; the appeal that lifts the suspension also archives the inquiry."""
     sent = []
 
     class Layer:
@@ -244,6 +252,7 @@ def test_archiving_and_lifting_are_saved_before_dispatch_is_told(dimutran, worki
 
     monkeypatch.setattr("dispatch.events.get_channel_layer", lambda: Layer())
     permit = working_cab()
+    cab = dispatch_tick.connect(permit)
     _decided(dimutran, permit, [("rank_swap", "fine", {})], committed_on=today - timedelta(days=40), decided_on=today - timedelta(days=20))
     auto = draw_up(dimutran, permit, ["rank_swap", "seal_removed"], today - timedelta(days=10))
     decided = decide(dimutran, auto["id"], today, [
@@ -251,16 +260,21 @@ def test_archiving_and_lifting_are_saved_before_dispatch_is_told(dimutran, worki
         {"infraction": infraction("seal_removed").pk, "kind": "suspension", "starts_on": today, "ends_on": today + timedelta(days=5)},
     ])
     assert decided.status_code == 201, decided.json()
-    filed = appeal(dimutran, decided.json()["decision"]["id"], today)
     sent.clear()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = judge(dimutran, filed["id"], today, "granted")
-    assert response.status_code == 200, response.json()
+        assert dispatch_tick.told() == [permit.pk]
     assert sent == []  # nothing announced inside the transaction
-    assert RevocationInquiry.objects.get(permit=permit).outcome == "dismissed" and not Suspension.objects.filter(permit=permit).exists()
     for callback in callbacks:
         callback()
     assert sent == [(f"cab.{permit.pk}", {"type": "compliance_changed", "permit_id": permit.pk})]  # once
+
+    filed = appeal(dimutran, decided.json()["decision"]["id"], today)
+    response = judge(dimutran, filed["id"], today, "granted")
+    assert response.status_code == 200, response.json()
+    assert RevocationInquiry.objects.get(permit=permit).outcome == "dismissed" and not Suspension.objects.filter(permit=permit).exists()
+    cab.refresh_from_db()
+    assert cab.compliance_facts is None  # the lifting forgot the facts in its own transaction
+    assert dispatch_tick.told() == [] and may_work(permit.holder, permit)
 
 
 @pytest.mark.article("Art. 10", "Art. 63, §3")

@@ -8,9 +8,9 @@ from django.utils import timezone
 from backend.enforcement.models import AutoDeInfracao, Complaint
 from backend.registry.compliance import may_work
 from backend.registry.models import Suspension
-from dispatch.models import Passenger, RideStatus
+from backend.trips.models import Passenger, RideStatus
 
-from .enforcement_helpers import announced, articles, infraction, make_ride, passenger_client  # noqa: F401
+from .enforcement_helpers import articles, dispatch_tick, infraction, make_ride, passenger_client  # noqa: F401
 
 
 @pytest.mark.article("Art. 60")
@@ -67,8 +67,9 @@ def test_art_60_unico_dismissal_needs_reasons(working_cab, dimutran, today):
 
 
 @pytest.mark.article("Art. 60, § único", "Art. 62", "Art. 62, § único", "Art. 63, §1", "Art. 54, b", "Art. 63, §3", "Art. 63, §4", "Art. 57")
-def test_complaint_to_suspension_to_appeal_and_compliance(working_cab, dimutran, user_for, today, announced):
+def test_complaint_to_suspension_to_appeal_and_compliance(working_cab, dimutran, user_for, today, dispatch_tick):
     permit = working_cab()
+    dispatch_tick.connect(permit)
     driver = user_for(permit.holder)
     ride = make_ride(permit)
     complaint = passenger_client(ride.passenger).post(
@@ -105,7 +106,7 @@ def test_complaint_to_suspension_to_appeal_and_compliance(working_cab, dimutran,
     decision = decided.json()["decision"]
     assert decision["duty_persists"] is True and "Art. 57" in decision["articles"]
     assert decided.json()["recorded_on"] == today.isoformat()  # Art. 62, § único
-    assert announced == [permit.pk]
+    assert dispatch_tick.told() == [permit.pk]
     assert may_work(permit.holder, permit).codes == ("permit_suspended",)
 
     # notified (Art. 63, §2), appeal to COMUTRAM (Art. 63, §3), upheld, notified in 10 days (Art. 63, §4)
@@ -121,12 +122,12 @@ def test_complaint_to_suspension_to_appeal_and_compliance(working_cab, dimutran,
     assert not may_work(permit.holder, permit, now)
     assert may_work(permit.holder, permit, now + timedelta(days=10)), may_work(permit.holder, permit, now + timedelta(days=10)).reasons
 
-    # second instance: the Mayor; granted, the suspension is lifted and the cab is told
+    # second instance: the Mayor; granted, the suspension is lifted: nothing to tell, the driver may work again
     mayor = driver.post("/api/appeals/", {"decision": decision["id"], "instance": "mayor", "grounds": "Reexame."}, format="json")
     assert mayor.status_code == 201, mayor.json()
     granted = dimutran.post(f"/api/appeals/{mayor.json()['id']}/judge/", {"judged_on": today, "granted": True, "judgment_text": "Provido."}, format="json")
     assert granted.status_code == 200
     assert not Suspension.objects.filter(permit=permit).exists()
-    assert announced == [permit.pk, permit.pk]
+    assert dispatch_tick.told() == []
     assert may_work(permit.holder, permit, now)
     assert AutoDeInfracao.objects.get(pk=auto_id).recorded_on is None

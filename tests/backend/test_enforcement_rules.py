@@ -8,11 +8,11 @@ import pytest
 from backend.enforcement import selectors
 from backend.enforcement.models import InfractionType, Penalty
 from backend.parameters.models import DatedParameter
-from backend.registry.models import RevocationInquiry, Renewal, RenewalDocument
+from backend.registry.models import Renewal, RenewalDocument, RevocationInquiry
 from backend.registry.services.permits import renewal_checklist
 from taxilaw.permits import RENEWAL_DOCUMENTS
 
-from .enforcement_helpers import announced, articles, decide, draw_up, infraction  # noqa: F401
+from .enforcement_helpers import articles, decide, dispatch_tick, draw_up, infraction  # noqa: F401
 
 MON = date(2026, 3, 2)  # a Monday; defence term (5 days) ends Monday 09/03
 
@@ -127,8 +127,9 @@ def test_art_55_group_value_in_force_on_the_day_of_the_infraction(dimutran, work
 
 
 @pytest.mark.article("Art. 26, §1", "Art. 54, d")
-def test_art_26_par_1_rank_swap_revocation_only_when_recidivist(dimutran, working_cab, announced):
+def test_art_26_par_1_rank_swap_revocation_only_when_recidivist(dimutran, working_cab, dispatch_tick):
     permit = working_cab()
+    dispatch_tick.connect(permit)
     _fine(dimutran, permit, "rank_swap", date(2026, 1, 5))
     first_try = draw_up(dimutran, permit, ["rank_swap"], date(2026, 6, 1))  # 147 days later: not recidivism
     refused = decide(dimutran, first_try["id"], "2026-06-20", [{"infraction": infraction("rank_swap").pk, "kind": "revocation"}])
@@ -140,7 +141,7 @@ def test_art_26_par_1_rank_swap_revocation_only_when_recidivist(dimutran, workin
     inquiry = RevocationInquiry.objects.get(permit=permit)
     assert inquiry.ground == "breach_of_term" and inquiry.outcome == "pending"
     # Opening the inquiry does not stop the cab yet: the revocation it decides does (Art. 10).
-    assert revoked.json()["decision"]["penalties"][0]["inquiry"] == inquiry.pk and announced == []
+    assert revoked.json()["decision"]["penalties"][0]["inquiry"] == inquiry.pk and dispatch_tick.told() == []
 
 
 @pytest.mark.article("Art. 54, b")

@@ -4,7 +4,7 @@ import pytest
 
 from backend.ratings.models import RideRating
 from backend.registry.compliance import may_work
-from dispatch.models import Passenger, RideStatus
+from backend.trips.models import Passenger, RideStatus
 
 from .enforcement_helpers import make_ride, passenger_client
 

@@ -14,7 +14,17 @@ from backend.registry.models import Auxiliary
 from backend.registry.services import auxiliaries
 from backend.statements import documents, services
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, local, ride, set_regime, statement
+from .statements_helpers import (
+    AFTER_WEEK,
+    AUTHORIZED_ON,
+    MONDAY,
+    NEXT_MONDAY,
+    SIGNED_ON,
+    local,
+    ride,
+    set_regime,
+    statement,
+)
 
 CONTRACT = dict(split_regime="contract", contract_auxiliary_percent=Decimal("33.33"), contract_signed_on=date(2026, 1, 10),
                 contract_witness_1="Ana Souza", contract_witness_2="Bruno Lima", contract_reference="Contrato 7/2026")

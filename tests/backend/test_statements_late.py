@@ -7,14 +7,26 @@ from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 import pytest
-from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 
 from backend.registry.services import auxiliaries
 from backend.statements import documents, services
 from backend.statements.models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, cab_with_aux, local, ride, statement  # noqa: F401 (fixture)
+from .statements_helpers import (  # noqa: F401 (fixture)
+    AFTER_WEEK,
+    AUTHORIZED_ON,
+    MONDAY,
+    NEXT_MONDAY,
+    SIGNED_ON,
+    SP,
+    cab_with_aux,
+    local,
+    ride,
+    statement,
+)
 
 AFTER_NEXT_WEEK = datetime.combine(NEXT_MONDAY + timedelta(days=7), time(0, 5), SP)
 
@@ -202,7 +214,9 @@ def test_migration_counts_the_rides_of_statements_closed_before_it(cab_with_aux)
     StatementRide.objects.all().delete()  # as before the migration: no ledger
     late = ride(permit, aux, "5.00", local(MONDAY, 12))  # recorded after that closing
     migration = importlib.import_module("backend.statements.migrations.0002_late_rides_and_ctps")
-    migration.count_rides_of_closed_statements(apps, None)
+    # The models as that migration saw them (Ride was dispatch's then; trips 0001 moved it, same table).
+    historical = MigrationLoader(connection).project_state(("statements", "0002_late_rides_and_ctps")).apps
+    migration.count_rides_of_closed_statements(historical, None)
     assert StatementRide.objects.count() == 2 and not StatementRide.objects.filter(ride=late).exists()
     services.close_week(NEXT_MONDAY, now=AFTER_NEXT_WEEK)
     [adj] = statement(permit, aux, NEXT_MONDAY).adjustment_lines

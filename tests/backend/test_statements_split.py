@@ -11,7 +11,18 @@ from backend.registry.services import auxiliaries
 from backend.statements import services
 from backend.statements.models import StatementImmutable, WeekClosure, WeeklyStatement
 
-from .statements_helpers import AFTER_WEEK, AUTHORIZED_ON, MONDAY, NEXT_MONDAY, SIGNED_ON, SP, cab_with_aux, local, ride, statement  # noqa: F401 (fixture)
+from .statements_helpers import (  # noqa: F401 (fixture)
+    AFTER_WEEK,
+    AUTHORIZED_ON,
+    MONDAY,
+    NEXT_MONDAY,
+    SIGNED_ON,
+    SP,
+    cab_with_aux,
+    local,
+    ride,
+    statement,
+)
 
 
 @pytest.mark.django_db

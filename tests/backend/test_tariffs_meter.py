@@ -108,7 +108,7 @@ def test_recompute_needs_authentication(anonymous):
 def test_service_refuses_naive_times_with_a_field():
     from backend.api_errors import LawViolation
 
-    naive = [Fix(datetime(2026, 3, 2, 10, 0), -21.13, -42.37, 5.0)]
+    naive = [Fix(datetime(2026, 3, 2, 10, 0), -21.13, -42.37, 5.0)]  # noqa: DTZ001 (refused: that is the point)
     with pytest.raises(LawViolation) as exc:
         services.recompute_trip(naive, Decimal("5.50"))
     assert exc.value.field == "trace"

@@ -3,9 +3,9 @@ from datetime import datetime
 
 import pytest
 
-from taxilaw.flags import MURIAE_TZ
 from driver_app.clients import FakeClock
 from driver_app.storage import JsonStore
+from taxilaw.flags import MURIAE_TZ
 
 
 class HttpResponse(io.BytesIO):

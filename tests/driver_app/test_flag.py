@@ -2,15 +2,12 @@ from datetime import datetime
 
 import pytest
 
-from taxilaw.flags import MURIAE_TZ, municipal_holiday_dates
-from taxilaw.meter import Fix
-from taxilaw.tariffs import MURIAE_DEMO_TARIFF
-from driver_app.clients import FakeDispatch
+from driver_app.clients import FakeClock, FakeDispatch
 from driver_app.gps import ReplayGps
 from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel
 from driver_app.viewmodels.flag import DISPLAY, colour_255
-
-from driver_app.clients import FakeClock
+from taxilaw.flags import MURIAE_TZ, municipal_holiday_dates
+from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 
 def test_every_state_has_a_distinct_colour_and_label():

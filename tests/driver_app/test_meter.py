@@ -3,13 +3,12 @@ from decimal import Decimal
 
 import pytest
 
-from taxilaw.flags import MURIAE_TZ
-from taxilaw.meter import Fix, recompute
-from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 from driver_app.clients import FakeTrips
 from driver_app.gps import ReplayGps, demo_trace
 from driver_app.storage import JsonStore
 from driver_app.viewmodels import MeterViewModel
+from taxilaw.meter import Fix, recompute
+from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
 
 def make(store, clock, trips=None, points=None, save_every_s=0):

@@ -43,7 +43,7 @@ def test_buildozer_spec():
     perms = {p.strip() for p in app["android.permissions"].split(",")}
     assert {"ACCESS_FINE_LOCATION", "ACCESS_COARSE_LOCATION", "INTERNET", "ACCESS_NETWORK_STATE"} <= perms
     reqs = {r.strip().split("==")[0].lower() for r in app["requirements"].split(",")}
-    assert {"kivy", "plyer", "geopy", "holidays"} <= reqs
+    assert {"kivy", "plyer", "geographiclib", "holidays"} <= reqs and "geopy" not in reqs
     assert not reqs & {"shapely", "django", "djangorestframework", "psycopg", "channels"}
     assert (ROOT / "driver_app" / "main.py").exists()
 

@@ -4,11 +4,11 @@ refusals -- view-models and session without a window or a socket."""
 from datetime import timedelta
 from decimal import Decimal
 
-from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 from driver_app.clients import FakeDispatch, FakeTariffs, NetworkError, RejectedError
 from driver_app.gps import ReplayGps, SharedGps
 from driver_app.session import build_session
-from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel, PositionReporter, RideViewModel
+from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel, PositionReporter
+from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 
 def offer_msg(clock, offer_id=7, ride_id=3):

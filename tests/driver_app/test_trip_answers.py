@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from taxilaw.split import week_start
-from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 from driver_app.clients import TripResult
 from driver_app.gps import ReplayGps
 from driver_app.session import build_session
 from driver_app.viewmodels import DriverState, MeterViewModel
 from driver_app.ws import UiQueue
+from taxilaw.split import week_start
+from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
 
 class ManualTrips:

@@ -12,8 +12,17 @@ import time
 import pytest
 
 from driver_app.clients import NetworkError, RejectedError, TripResult
-from driver_app.ws import (DispatchTripsClient, UiQueue, WsDispatchClient, offer_to_app, ride_complete_frame,
-                           street_trip_frame, to_app, to_server, ws_url)
+from driver_app.ws import (
+    DispatchTripsClient,
+    UiQueue,
+    WsDispatchClient,
+    offer_to_app,
+    ride_complete_frame,
+    street_trip_frame,
+    to_app,
+    to_server,
+    ws_url,
+)
 
 OFFER = {"id": 7, "ride_id": 3, "status": "pending", "expires_at": "2026-03-04T13:00:20+00:00", "distance_m": 420,
          "reason": "táxi livre mais próximo (420 m)", "pickup": {"lat": -21.13, "lon": -42.36, "address": "Praça"}}
@@ -222,9 +231,9 @@ def test_refused_handshake_stops_reconnecting(server):
 
 
 def meter_on(client, store, clock, ui):
-    from taxilaw.tariffs import MURIAE_DEMO_TARIFF
     from driver_app.gps import ReplayGps
     from driver_app.viewmodels import MeterViewModel
+    from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
     gps = ReplayGps([(-21.13 - i * 0.00005, -42.36, 5.0) for i in range(60)], clock)
     vm = MeterViewModel(store, MURIAE_DEMO_TARIFF, gps, clock, trips=DispatchTripsClient(client), token=lambda: "good",

@@ -260,3 +260,58 @@ def test_operator_sees_cabs_and_assigns_by_hand(platform):
         await o.close(), await d.close()
 
     run(scenario())
+
+
+def _in_platform(platform, code: str) -> None:
+    """Run ``code`` in a separate Django process on the platform's database (not through the Daphne processes)."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    subprocess.run([sys.executable, "-c", "import django\ndjango.setup()\n" + code], cwd=ROOT, env=platform.env,
+                   check=True, capture_output=True, text=True, timeout=60)
+
+
+RAW_SQL_SUSPENSION = """
+from datetime import timedelta
+from django.db import connection
+from django.utils import timezone
+today = timezone.localdate()
+with connection.cursor() as cursor:
+    cursor.execute("INSERT INTO registry_suspension (permit_id, starts_on, ends_on, reason) "
+                   "VALUES (%s, %s, %s, 'SQL')", [{permit_id}, today - timedelta(days=1), today + timedelta(days=3)])
+"""
+
+ADMIN_SUSPENSION = """
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+today = timezone.localdate()
+admin, _ = get_user_model().objects.get_or_create(username="dimutran-e2e", defaults={{"is_staff": True, "is_superuser": True}})
+client = Client()
+client.force_login(admin)
+response = client.post("/admin/registry/suspension/add/", {{"permit": {permit_id}, "starts_on": today - timedelta(days=1),
+                       "ends_on": today + timedelta(days=3), "reason": "pelo admin"}})
+assert response.status_code == 302, response.content.decode()[:2000]
+"""
+
+
+@pytest.mark.article("Art. 54, b")
+@pytest.mark.parametrize("writer, n", [(RAW_SQL_SUSPENSION, 0), (ADMIN_SUSPENSION, 1)], ids=["raw_sql", "admin"])
+def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n):
+    """Whatever writes the suspension, the triggers forget the cab's facts and the background tick tells it."""
+    world, port = platform.world, platform.ports[0]
+    cab = world["cabs"][n]
+
+    async def scenario():
+        d = await driver(port, cab["token"])
+        await d.recv_until("snapshot")
+        await asyncio.to_thread(_in_platform, platform, writer.format(permit_id=cab["permit_id"]))
+        told = await d.recv_until("suspended")
+        assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
+        await asyncio.wait_for(d.ws.wait_closed(), 5)
+        assert d.ws.close_code == 4008
+
+    run(scenario())

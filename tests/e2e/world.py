@@ -22,7 +22,7 @@ from validate_docbr import CNH, CPF, RENAVAM  # noqa: E402
 from backend.ranks.services import create_rank  # noqa: E402
 from backend.registry.models import Inspection  # noqa: E402
 from backend.registry.services import auxiliaries, people, permits, vehicles  # noqa: E402
-from dispatch.models import Passenger  # noqa: E402
+from backend.trips.models import Passenger  # noqa: E402
 
 CENTRE = (-21.1311, -42.3676)  # Praça Cel. Pacheco de Medeiros
 

@@ -1,13 +1,19 @@
 """Art. 45, I and II: Bandeira I / II by day, hour, distance and holidays."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from taxilaw.flags import (
-    FLAG_REASONS, Flag, FlagParams, MURIAE_MUNICIPAL_HOLIDAYS_SEED, flag_for, holiday_name,
-    municipal_holiday_dates, time_regime,
+    FLAG_REASONS,
+    MURIAE_MUNICIPAL_HOLIDAYS_SEED,
+    Flag,
+    FlagParams,
+    flag_for,
+    holiday_name,
+    municipal_holiday_dates,
+    time_regime,
 )
 
 SP = ZoneInfo("America/Sao_Paulo")
@@ -86,7 +92,7 @@ def test_time_zone_is_muriae_local_time():
     utc = datetime(2026, 3, 5, 0, 30, tzinfo=timezone.utc)  # 21:30 in Muriaé
     assert flag_for(utc).flag == Flag.I
     with pytest.raises(ValueError):
-        flag_for(datetime(2026, 3, 4, 12))
+        flag_for(datetime(2026, 3, 4, 12))  # noqa: DTZ001 (refused: that is the point)
 
 
 @pytest.mark.article("Art. 45, II")

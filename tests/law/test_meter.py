@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from taxilaw.flags import Flag, FlagParams, municipal_holiday_dates
 from taxilaw.geodesy import distance_m
 from taxilaw.meter import (
-    Fix, Meter, MeterParams, MeterStateError, compare, recompute,
+    Fix,
+    Meter,
+    MeterParams,
+    MeterStateError,
+    compare,
+    recompute,
 )
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
@@ -255,7 +260,7 @@ def test_lifecycle_errors():
     with pytest.raises(MeterStateError):
         m.start(when())
     with pytest.raises(ValueError):
-        m.feed(Fix(datetime(2026, 3, 4, 10, 0, 5), LAT0, LON0, 5))
+        m.feed(Fix(datetime(2026, 3, 4, 10, 0, 5), LAT0, LON0, 5))  # noqa: DTZ001 (refused: that is the point)
     assert m.feed(Fix(when() - timedelta(seconds=1), LAT0, LON0, 5)).rejections == {"before_start": 1}
     assert m.feed(Fix(when() + timedelta(seconds=1), float("nan"), LON0, 5)).rejections["invalid_position"] == 1
 

@@ -8,11 +8,11 @@ import pytest
 from taxilaw.parameters import DatedValue, Parameters, default_parameters
 from taxilaw.penalties import (
     INFRACTION_CATALOGUE_SEED,
+    PENALTY_SEVERITY,
     AppealInstance,
     FineGroup,
     PenaltyKind,
     PenaltyLine,
-    PENALTY_SEVERITY,
     PriorPenalty,
     appeal_deadline,
     assess_fine,

@@ -1,6 +1,6 @@
 """Revocation: Art. 9, I-IX, Art. 10, §1-2, Art. 11 and § único."""
 
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 

@@ -1,6 +1,6 @@
 """Art. 1, §2, §3 and §6: the weekly split between auxiliary and permit holder."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -9,8 +9,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taxilaw.split import (
-    REGIME_DATUM, SplitAgreement, auxiliary_may_be_charged, check_regime, split_by_agreement, split_gross,
-    split_late_rides, split_week, validate_agreement, week_bounds, week_start, weekly_splits,
+    REGIME_DATUM,
+    SplitAgreement,
+    auxiliary_may_be_charged,
+    check_regime,
+    split_by_agreement,
+    split_gross,
+    split_late_rides,
+    split_week,
+    validate_agreement,
+    week_bounds,
+    week_start,
+    weekly_splits,
 )
 
 SP = ZoneInfo("America/Sao_Paulo")

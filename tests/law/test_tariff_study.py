@@ -6,7 +6,12 @@ from decimal import Decimal
 import pytest
 
 from taxilaw.tariff_study import (
-    COST_ITEMS, CostItem, StandardVehicle, capital_remuneration_cap_month, capital_remuneration_decision, study,
+    COST_ITEMS,
+    CostItem,
+    StandardVehicle,
+    capital_remuneration_cap_month,
+    capital_remuneration_decision,
+    study,
 )
 
 VEHICLE = StandardVehicle("sedã 1.6 flex (demo)", Decimal("90000"), Decimal("5000"),

@@ -2,14 +2,23 @@
 Art. 45, §3-§4 correction tables."""
 
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from decimal import Decimal
 
 import pytest
 
 from taxilaw.tariffs import (
-    MURIAE_DEMO_TARIFF, MURIAE_DEMO_TARIFF_VALUES, CorrectionTable, NoTariffInForce, Tariff,
-    correction_applies, review_alert, review_due_on, tariff_in_force, validate_schedule, validate_tariff,
+    MURIAE_DEMO_TARIFF,
+    MURIAE_DEMO_TARIFF_VALUES,
+    CorrectionTable,
+    NoTariffInForce,
+    Tariff,
+    correction_applies,
+    review_alert,
+    review_due_on,
+    tariff_in_force,
+    validate_schedule,
+    validate_tariff,
 )
 
 T = MURIAE_DEMO_TARIFF

@@ -13,10 +13,9 @@ from zones.classify import CENTRAL_CODE, OUTSIDE_CODE, PERIPHERAL_CODE
 from zones.geojson import CENTRAL_ZONE_FILE
 
 DATA = Path(__file__).resolve().parents[2] / "zones" / "data"
-REFERENCE_POINTS = Path("/work/shared/data/geo/muriae_pontos_centro.geojson")
+REFERENCE_POINTS = Path(__file__).resolve().parent / "data" / "muriae_pontos_centro.geojson"  # shipped (data/README.md)
 
-# Items of Art. 24 for which geocoded points exist (copied from the reference file so the test
-# does not depend on /work/shared being mounted).
+# Items of Art. 24 for which geocoded points exist (copied from the reference file).
 CENTRAL_STREET_POINTS = [
     ("Praça Cel. Pacheco de Medeiros (Câmara)", -42.36757, -21.1311092),
     ("Rua Cel. Domiciano, 26", -42.3675184, -21.1313751),
@@ -60,7 +59,6 @@ def test_points_on_named_central_streets_are_central(clf, name, lon, lat):
 
 
 @pytest.mark.article("Art. 24")
-@pytest.mark.skipif(not REFERENCE_POINTS.exists(), reason="reference geodata not mounted")
 def test_every_reference_point_on_a_named_street_is_central(clf):
     features = json.loads(REFERENCE_POINTS.read_text("utf-8"))["features"]
     named = [f for f in features if f["properties"]["art24_item"] in NAMED_ITEMS]

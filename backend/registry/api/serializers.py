@@ -9,7 +9,20 @@ from taxilaw.revocation import RevocationGround
 from taxilaw.split import BAD_PERCENT
 from taxilaw.transfers import Beneficiary, TransferKind
 
-from ..models import Alvara, Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RevocationInquiry, SocialSecurityProof, Suspension, Transfer, Vehicle
+from ..models import (
+    Alvara,
+    Auxiliary,
+    Cmt,
+    Inspection,
+    Permit,
+    Person,
+    Renewal,
+    RevocationInquiry,
+    SocialSecurityProof,
+    Suspension,
+    Transfer,
+    Vehicle,
+)
 
 
 def today():

@@ -9,10 +9,23 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.validation import valid
 from backend.api_errors import decision_payload
 
 from .. import compliance, selectors
-from ..models import Auxiliary, Cmt, Inspection, Permit, Person, Renewal, RevocationInquiry, Suspension, Transfer, Vehicle
+from ..models import (
+    Auxiliary,
+    Cmt,
+    Inspection,
+    Permit,
+    Person,
+    Renewal,
+    RevocationInquiry,
+    Suspension,
+    Transfer,
+    Vehicle,
+)
 from ..services import auxiliaries as auxiliary_services
 from ..services import people as people_services
 from ..services import permits as permit_services
@@ -20,13 +33,6 @@ from ..services import revocation as revocation_services
 from ..services import transfers as transfer_services
 from ..services import vehicles as vehicle_services
 from . import serializers as s
-from .permissions import DimutranOrReadOwn, IsDimutran
-
-
-def _valid(serializer_class, request, **kwargs):
-    serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 class PersonViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -60,7 +66,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.PermitGrantSerializer, responses=s.PermitSerializer)
     def create(self, request):
         """Grant a permit won in a contest (Art. 2, Art. 3)."""
-        data = _valid(s.PermitGrantSerializer, request)
+        data = valid(s.PermitGrantSerializer, request)
         permit = permit_services.grant_permit(
             person=data["holder"],
             number=data["number"],
@@ -74,7 +80,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="sign-term")
     def sign_term(self, request, pk=None):
         """Sign the term of commitment; the alvará is issued (Art. 3, §1-2)."""
-        data = _valid(s.SignTermSerializer, request)
+        data = valid(s.SignTermSerializer, request)
         alvara = permit_services.sign_term(permit=self._permit(pk), signed_on=data["signed_on"])
         return Response(s.AlvaraSerializer(alvara).data, status=status.HTTP_201_CREATED)
 
@@ -82,7 +88,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def renewals(self, request, pk=None):
         """Request the alvará's renewal with the Art. 5 checklist (Art. 4-5)."""
-        data = _valid(s.RenewalRequestSerializer, request)
+        data = valid(s.RenewalRequestSerializer, request)
         renewal = permit_services.request_renewal(permit=self._permit(pk), **data)
         return Response(s.RenewalSerializer(renewal).data, status=status.HTTP_201_CREATED)
 
@@ -90,7 +96,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         """The holder gives the permit up (Art. 8)."""
-        data = _valid(s.DateSerializer, request)
+        data = valid(s.DateSerializer, request)
         permit = permit_services.withdraw(permit=self._permit(pk), on=data["on"])
         return Response(s.PermitSerializer(permit).data)
 
@@ -98,7 +104,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def transfers(self, request, pk=None):
         """Transfer the permit (Art. 6, 7)."""
-        data = _valid(s.TransferRequestSerializer, request)
+        data = valid(s.TransferRequestSerializer, request)
         transfer = transfer_services.request_transfer(permit=self._permit(pk), **data)
         return Response(s.TransferSerializer(transfer).data, status=status.HTTP_201_CREATED)
 
@@ -106,7 +112,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="replace-vehicle")
     def replace_vehicle(self, request, pk=None):
         """Swap the taxi (Art. 34)."""
-        data = _valid(s.VehicleReplaceSerializer, request)
+        data = valid(s.VehicleReplaceSerializer, request)
         vehicle = vehicle_services.replace_vehicle(permit=self._permit(pk), **data)
         return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
 
@@ -114,7 +120,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="judicial-loss-substitution")
     def judicial_loss_substitution(self, request, pk=None):
         """Replace a vehicle lost by a final judgment, within 30 days (Art. 11, § único)."""
-        data = _valid(s.JudicialLossSerializer, request)
+        data = valid(s.JudicialLossSerializer, request)
         vehicle = revocation_services.substitute_after_judicial_loss(permit=self._permit(pk), **data)
         return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
 
@@ -122,7 +128,7 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def inquiries(self, request, pk=None):
         """Open the administrative inquiry before a revocation (Art. 9-10)."""
-        data = _valid(s.InquiryOpenSerializer, request)
+        data = valid(s.InquiryOpenSerializer, request)
         inquiry = revocation_services.open_inquiry(permit=self._permit(pk), **data)
         return Response(s.InquirySerializer(inquiry).data, status=status.HTTP_201_CREATED)
 
@@ -151,7 +157,7 @@ class RenewalViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def documents(self, request, pk=None):
         """Record documents presented later (Art. 5); the alvará comes when complete."""
-        data = _valid(s.RenewalDocumentsSerializer, request)
+        data = valid(s.RenewalDocumentsSerializer, request)
         renewal = permit_services.update_renewal_documents(renewal=get_object_or_404(Renewal, pk=pk), **data)
         return Response(s.RenewalSerializer(renewal).data)
 
@@ -167,7 +173,7 @@ class VehicleViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=s.VehicleRegisterSerializer, responses=s.VehicleSerializer)
     def create(self, request):
-        data = _valid(s.VehicleRegisterSerializer, request)
+        data = valid(s.VehicleRegisterSerializer, request)
         vehicle = vehicle_services.register_vehicle(**data)
         return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
 
@@ -187,7 +193,7 @@ class InspectionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.PaidOnSerializer, responses=s.InspectionSerializer)
     @action(detail=True, methods=["post"], url_path="pay-fee", permission_classes=[IsDimutran])
     def pay_fee(self, request, pk=None):
-        data = _valid(s.PaidOnSerializer, request)
+        data = valid(s.PaidOnSerializer, request)
         inspection = vehicle_services.pay_inspection_fee(inspection=get_object_or_404(Inspection, pk=pk), **data)
         return Response(s.InspectionSerializer(inspection).data)
 
@@ -210,7 +216,7 @@ class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="social-security-proofs", permission_classes=[IsDimutran])
     def social_security_proofs(self, request, pk=None):
         """The quarterly proof of contribution (Art. 1, §5)."""
-        data = _valid(s.SocialSecurityProofSerializer, request)
+        data = valid(s.SocialSecurityProofSerializer, request)
         proof = auxiliary_services.record_social_security_proof(
             auxiliary=get_object_or_404(Auxiliary, pk=pk),
             quarter_end=data["quarter_end"],
@@ -221,7 +227,7 @@ class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=s.CancelSerializer, responses=s.AuxiliarySerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def cancel(self, request, pk=None):
-        data = _valid(s.CancelSerializer, request)
+        data = valid(s.CancelSerializer, request)
         auxiliary = auxiliary_services.cancel_auxiliary(auxiliary=get_object_or_404(Auxiliary, pk=pk), **data)
         return Response(s.AuxiliarySerializer(auxiliary).data)
 
@@ -237,7 +243,7 @@ class TransferViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="pay-fee", permission_classes=[IsDimutran])
     def pay_fee(self, request, pk=None):
         """Proof of the transfer fee; the alvará follows (Art. 6, §5)."""
-        data = _valid(s.PaidOnSerializer, request)
+        data = valid(s.PaidOnSerializer, request)
         transfer = transfer_services.pay_transfer_fee(transfer=get_object_or_404(Transfer, pk=pk), **data)
         return Response(s.TransferSerializer(transfer).data)
 
@@ -253,7 +259,7 @@ class InquiryViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def defence(self, request, pk=None):
         """The written defence, within 5 working days (Art. 10, §1)."""
-        data = _valid(s.DefenceSerializer, request)
+        data = valid(s.DefenceSerializer, request)
         inquiry = revocation_services.file_defence(inquiry=get_object_or_404(RevocationInquiry, pk=pk), **data)
         return Response(s.InquirySerializer(inquiry).data)
 
@@ -261,7 +267,7 @@ class InquiryViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def decide(self, request, pk=None):
         """Decide the inquiry; a revocation returns the permit (Art. 10, §2, Art. 11)."""
-        data = _valid(s.DecideSerializer, request)
+        data = valid(s.DecideSerializer, request)
         inquiry = revocation_services.decide_inquiry(inquiry=get_object_or_404(RevocationInquiry, pk=pk), **data)
         return Response(s.InquirySerializer(inquiry).data)
 

@@ -9,7 +9,6 @@ from django.db import transaction
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from dispatch.events import announce_compliance_change
 from taxilaw import permits as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
@@ -156,7 +155,6 @@ def end_permit(permit: Permit, status: str, on: date) -> None:
     permit.auxiliaries.filter(status=Auxiliary.Status.ACTIVE).update(
         status=Auxiliary.Status.CANCELLED, cancelled_on=on, cancel_reason=f"permissão {permit.get_status_display()}"
     )
-    announce_compliance_change(permit.pk)  # an open driver connection is told and closed
 
 
 @transaction.atomic
@@ -191,6 +189,4 @@ def lapse_permits(*, on: date) -> dict[str, list[str]]:
 @transaction.atomic
 def suspend(*, permit: Permit, starts_on: date, ends_on: date, reason: str) -> Suspension:
     """Suspend the permit (Art. 54, b): while it runs the compliance answer is no and dispatch stops."""
-    suspension = Suspension.objects.create(permit=permit, starts_on=starts_on, ends_on=ends_on, reason=reason)
-    announce_compliance_change(permit.pk)
-    return suspension
+    return Suspension.objects.create(permit=permit, starts_on=starts_on, ends_on=ends_on, reason=reason)

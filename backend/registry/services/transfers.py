@@ -8,7 +8,8 @@ from django.db import transaction
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from taxilaw import permits as permit_law, transfers as law
+from taxilaw import permits as permit_law
+from taxilaw import transfers as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
 

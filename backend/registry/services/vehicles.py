@@ -8,7 +8,9 @@ from django.db import transaction
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from taxilaw import documents, permits as permit_law, vehicles as law
+from taxilaw import documents
+from taxilaw import permits as permit_law
+from taxilaw import vehicles as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
 

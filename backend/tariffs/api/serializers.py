@@ -1,17 +1,13 @@
 """API shapes of the tariff tables. Form is checked here; the law by the services."""
 
 import math
-from datetime import datetime
 from decimal import Decimal
 
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from backend.api.fields import AwareDateTimeField
 from taxilaw import meter as meter_law
 from taxilaw.geodesy import distance_m
 from taxilaw import tariffs as law
@@ -107,32 +103,6 @@ class TariffStudySerializer(serializers.ModelSerializer):
 
     def get_report_pdf(self, obj) -> str:
         return reverse("tariff-study-report-pdf", args=[obj.pk])
-
-
-@extend_schema_field(OpenApiTypes.DATETIME)
-class AwareDateTimeField(serializers.Field):
-    """An ISO 8601 instant with its UTC offset; naive times are refused (the flag depends on the hour)."""
-
-    default_error_messages = {
-        "invalid": _("Informe data e hora ISO 8601 com fuso horário (ex.: 2026-03-02T10:00:00-03:00)."),
-        "naive": _("A data e hora deve indicar o fuso horário (ex.: -03:00 ou Z)."),
-    }
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        try:
-            value = parse_datetime(data.strip())
-        except ValueError:
-            value = None
-        if value is None:
-            self.fail("invalid")
-        if timezone.is_naive(value):
-            self.fail("naive")
-        return value
-
-    def to_representation(self, value):
-        return value.isoformat() if isinstance(value, datetime) else value
 
 
 class FixSerializer(serializers.Serializer):

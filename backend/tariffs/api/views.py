@@ -15,8 +15,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from backend.api.fields import AwareDateTimeField
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran
 from backend.api_errors import decision_payload
-from backend.registry.api.permissions import DimutranOrReadOwn, IsDimutran
 from taxilaw import tariffs as law
 
 from .. import selectors, services
@@ -31,7 +32,7 @@ def _at(request):
     if not raw:
         return timezone.now()
     try:
-        return s.AwareDateTimeField().run_validation(raw)
+        return AwareDateTimeField().run_validation(raw)
     except ValidationError as exc:
         raise ValidationError({"at": exc.detail}) from exc
 
@@ -107,7 +108,7 @@ class CorrectionTableViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelView
             if not (start.is_finite() and stop.is_finite() and step.is_finite()) or step <= 0 or (stop - start) / step > 5000:
                 raise InvalidOperation
         except (InvalidOperation, ValueError):
-            raise ValidationError({"detail": _("Informe start, stop e step válidos (no máximo 5000 linhas).")})
+            raise ValidationError({"detail": _("Informe start, stop e step válidos (no máximo 5000 linhas).")}) from None
         return Response([{"meter": str(m), "pay": str(p), "meter_display": brl(m), "pay_display": brl(p)}
                          for m, p in table.rows(start, stop, step)])
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('statements', '0002_late_rides_and_ctps'),
+        ('statements', '0003_statementride_refers_to_trips'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('enforcement', '0002_appeal_partial_judgment'),
+        ('enforcement', '0003_complaint_refers_to_trips'),
         ('registry', '0003_portuguese_verbose_names'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,0 +1,1 @@
+"""What every backend app's API shares: permissions (roles), fields, request validation."""

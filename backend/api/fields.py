@@ -1,0 +1,36 @@
+"""Serializer fields shared by the REST API and the websocket protocol's schemas."""
+
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+
+@extend_schema_field(OpenApiTypes.DATETIME)
+class AwareDateTimeField(serializers.Field):
+    """An ISO 8601 instant with its UTC offset; naive times are refused (the flag depends on the hour)."""
+
+    default_error_messages = {
+        "invalid": _("Informe data e hora ISO 8601 com fuso horário (ex.: 2026-03-02T10:00:00-03:00)."),
+        "naive": _("A data e hora deve indicar o fuso horário (ex.: -03:00 ou Z)."),
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        try:
+            value = parse_datetime(data.strip())
+        except ValueError:
+            value = None
+        if value is None:
+            self.fail("invalid")
+        if timezone.is_naive(value):
+            self.fail("naive")
+        return value
+
+    def to_representation(self, value):
+        return value.isoformat() if isinstance(value, datetime) else value

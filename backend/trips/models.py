@@ -1,0 +1,104 @@
+"""The trip record (Art. 43, Art. 66): a passenger and a ride, dispatched or hailed in the street, from the
+request to the fare the meter showed. The database is the source of truth: a ride is committed before any
+message announces it. Dispatch (the websocket app) writes rides; statements and enforcement read them here."""
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from backend.registry.models import Permit, Person
+
+
+class Passenger(models.Model):
+    """A passenger: only what a ride needs (a name and a phone number)."""
+
+    name = models.CharField(_("nome"), max_length=120)
+    phone = models.CharField(_("telefone"), max_length=20, db_index=True)
+    token = models.CharField(_("token de acesso"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("cadastrado em"), auto_now_add=True)
+
+    class Meta:
+        db_table = "dispatch_passenger"  # created by dispatch before the trips app owned it (trips 0001)
+        verbose_name = _("passageiro")
+        verbose_name_plural = _("passageiros")
+
+    def __str__(self):
+        return f"{self.name} ({self.phone})"
+
+    def save(self, *args, **kwargs):
+        if not self.token:
+            self.token = secrets.token_urlsafe(32)
+        super().save(*args, **kwargs)
+
+
+class RideStatus(models.TextChoices):
+    REQUESTED = "requested", _("solicitada")
+    OFFERED = "offered", _("oferecida")
+    ACCEPTED = "accepted", _("aceita")
+    ARRIVING = "arriving", _("o táxi chegou")  # the driver tapped "Cheguei" (ride_arriving)
+    ON_BOARD = "on_board", _("passageiro a bordo")
+    COMPLETED = "completed", _("concluída")
+    CANCELLED = "cancelled", _("cancelada")
+
+
+ACTIVE_RIDE_STATUSES = (RideStatus.ACCEPTED, RideStatus.ARRIVING, RideStatus.ON_BOARD)
+OPEN_RIDE_STATUSES = (RideStatus.REQUESTED, RideStatus.OFFERED, *ACTIVE_RIDE_STATUSES)
+
+
+class Ride(models.Model):
+    """A ride request and its life; each transition is timestamped and bumps ``version``."""
+
+    passenger = models.ForeignKey(Passenger, null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("passageiro"))
+    caller_name = models.CharField(_("nome de quem ligou"), max_length=120, blank=True)
+    caller_phone = models.CharField(_("telefone de quem ligou"), max_length=20, blank=True)
+    created_by = models.CharField(_("origem"), max_length=16, default="passenger")  # passenger | operator
+    pickup_lat = models.FloatField(_("latitude do embarque"))
+    pickup_lon = models.FloatField(_("longitude do embarque"))
+    pickup_address = models.CharField(_("endereço de embarque"), max_length=200, blank=True)
+    destination_lat = models.FloatField(_("latitude do destino"), null=True, blank=True)
+    destination_lon = models.FloatField(_("longitude do destino"), null=True, blank=True)
+    destination_address = models.CharField(_("destino"), max_length=200, blank=True)
+    status = models.CharField(_("situação"), max_length=12, choices=RideStatus.choices, default=RideStatus.REQUESTED)
+    version = models.PositiveIntegerField(_("versão"), default=1)
+    cab = models.ForeignKey("dispatch.Cab", null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("táxi"))
+    permit = models.ForeignKey(Permit, null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("permissão"))
+    driver = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT, related_name="rides_driven", verbose_name=_("motorista"))
+    escalated = models.BooleanField(_("sem táxi: encaminhada ao operador"), default=False)
+    requested_at = models.DateTimeField(_("pedida em"), auto_now_add=True)
+    offered_at = models.DateTimeField(_("oferecida em"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("aceita em"), null=True, blank=True)
+    arriving_at = models.DateTimeField(_("táxi chegou em"), null=True, blank=True)
+    on_board_at = models.DateTimeField(_("embarque em"), null=True, blank=True)
+    completed_at = models.DateTimeField(_("concluída em"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelada em"), null=True, blank=True)
+    cancelled_by = models.CharField(_("cancelada por"), max_length=16, blank=True)
+    cancel_reason = models.CharField(_("motivo do cancelamento"), max_length=255, blank=True)
+    # Art. 43: the fare is what the meter shows at the end; the server's recomputation is kept beside it.
+    fare = models.DecimalField(_("tarifa (Art. 43)"), max_digits=10, decimal_places=2, null=True, blank=True)
+    server_total = models.DecimalField(_("recálculo do servidor"), max_digits=10, decimal_places=2, null=True, blank=True)
+    meter_disagreement = models.BooleanField(_("divergência do taxímetro"), default=False)
+    distance_m = models.FloatField(_("distância (m)"), null=True, blank=True)
+    trace = models.JSONField(_("trajeto (GPS)"), default=list, blank=True)
+    # Art. 32: the CVI and the CMT the passenger was shown, recorded when the cab accepted (for complaints and audit).
+    credentials = models.JSONField(_("CVI e CMT apresentados (Art. 32)"), default=dict, blank=True)
+
+    class Meta:
+        db_table = "dispatch_ride"  # created by dispatch before the trips app owned it (trips 0001)
+        verbose_name = _("corrida")
+        verbose_name_plural = _("corridas")
+        ordering = ["-requested_at"]
+        constraints = [
+            # Exactly one active ride per cab, whatever process accepts.
+            models.UniqueConstraint(fields=["cab"], condition=Q(status__in=["accepted", "arriving", "on_board"]), name="one_active_ride_per_cab"),
+            # One open ride per passenger, even when two connections (or two processes) ask at once.
+            models.UniqueConstraint(
+                fields=["passenger"], condition=Q(status__in=["requested", "offered", "accepted", "arriving", "on_board"]),
+                name="one_open_ride_per_passenger",
+            ),
+        ]
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"])]
+
+    def __str__(self):
+        return _("Corrida nº %(id)s") % {"id": self.pk}
