@@ -65,7 +65,8 @@ def test_a_moving_segment_is_cut_only_at_flag_changes(regime_calls):
     assert len(regime_calls) <= 3 * 2 + 3
 
 
-def _limits(on=T0.date()):
+def _limits(on=None):
+    on = on or T0.date()
     table = default_parameters()
     return {"max_hours": table.as_of("meter_max_trip_hours", on), "max_fixes": table.as_of("meter_max_trace_fixes", on)}
 
