@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.db import transaction
@@ -11,13 +10,12 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
-from dispatch import services as dispatch
 from backend.trips.models import Passenger, Ride
+from dispatch import services as dispatch
 from taxilaw import bookings as law
 
 from .models import Booking, BookingStatus
 
-log = logging.getLogger(__name__)
 DUE_PER_TICK = 20  # bookings dispatched by one tick at most: a tick does bounded work
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from .client import driver, free_at
 from .conftest import Platform
-from .test_console_browser import ARTIFACTS, TICK, browser, drivers, expect  # noqa: F401 - the shared fixtures
+from .test_console_browser import ARTIFACTS, TICK, expect
 
 pytestmark = pytest.mark.e2e
 N_CABS = 30

@@ -15,7 +15,7 @@ from taxilaw.meter import Fix, Meter
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 from .client import driver, free_at
-from .test_console_browser import ARTIFACTS, TICK, browser, drivers, expect  # noqa: F401 - the shared fixtures
+from .test_console_browser import ARTIFACTS, TICK, expect
 
 pytestmark = pytest.mark.e2e
 ARTIFACTS_PASSENGER = ARTIFACTS.parent / "passenger"

@@ -8,12 +8,13 @@ import subprocess
 import sys
 import time
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from .client import driver, free_at, operator
 from .conftest import ROOT, Platform
-from .test_console_browser import ARTIFACTS, TICK, browser, drivers, expect  # noqa: F401 - the shared fixtures
+from .test_console_browser import TICK, expect
 from .test_passenger_account_browser import ARTIFACTS_PASSENGER, _page
 
 pytestmark = pytest.mark.e2e
@@ -103,8 +104,7 @@ def test_a_booking_made_on_the_page_is_dispatched_when_its_time_comes(platform, 
         page.fill("#pickup-lon", f"{lon:.6f}")
         page.fill("#pickup-address", "Rua do Agendamento, 6")
         page.locator("#booking summary").click()
-        pickup = datetime.now().astimezone() + timedelta(hours=3)  # the browser runs in Muriaé's time zone
-        local = pickup.astimezone(__import__("zoneinfo").ZoneInfo("America/Sao_Paulo"))
+        local = datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(hours=3)  # the page types Muriaé's time
         page.fill("#booking-at", local.strftime("%Y-%m-%dT%H:%M"))
         page.get_by_role("button", name="Agendar").click()
         expect(page.locator("#notice")).to_contain_text("Agendado para", timeout=10000)
