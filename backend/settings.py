@@ -95,6 +95,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Dispatch writes from several coroutines: wait for the lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # The test database is a file too: an in-memory one shares its cache between connections, where a lock held by
+    # the background tick's connection fails the consumer's at once ("table is locked") instead of waiting.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:

@@ -70,7 +70,7 @@ def _build_naive_application():
 
     from backend.registry import compliance
     from backend.trips.models import Ride
-    from dispatch import events, grid, services, snapshots
+    from dispatch import choosing, events, grid, services, snapshots
     from dispatch.auth import DriverTokenAuthMiddleware
     from dispatch.consumers import DriverConsumer, PassengerConsumer
     from dispatch.models import Cab, CabStatus
@@ -91,7 +91,7 @@ def _build_naive_application():
                 if best is None or d < best[0]:
                     best = (d, cab)
             if best and compliance.may_work(best[1].driver, best[1].permit):
-                services._offer_open_ride(ride, services.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
+                services._offer_open_ride(ride, choosing.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
             else:
                 events.announce(events.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
         return Ride.objects.get(pk=ride.pk)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, offering, protocol, pump, services, snapshots, street
+from . import background, events, offering, protocol, pump, services, snapshots, street, wire
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -92,24 +92,28 @@ class _Base(AsyncWebsocketConsumer):
             return
         if not self._allow_frame():
             self._closing = True
-            await self.send_json({"type": "error", "code": "flood", "message": _("Mensagens demais; conexão encerrada.")})
+            await self.send_json(wire.ERROR(code="flood", message=_("Mensagens demais; conexão encerrada.")))
             await self.close(code=POLICY_VIOLATION)
             return
         try:
             kind, data = protocol.parse(self.role, text_data)
-            await getattr(self, "on_" + kind)(data)
         except protocol.ProtocolError as exc:
-            await self.send_json(exc.frame())
-        except services.DispatchError as exc:
-            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
-        except LawViolation as exc:
-            await self.send_json({"type": "error", "code": "law", "message": exc.detail, "reasons": exc.reasons})
+            await self.send_json(wire.error(exc))
+            return
+        try:
+            await getattr(self, "on_" + kind)(data)
+        except (services.DispatchError, LawViolation) as exc:  # every refusal becomes a frame here, and only here
+            await self.send_json(wire.error(exc, **self.refusal_context(kind, data)))
         except Exception:
             log.exception("unexpected error handling a %s frame", self.role)
-            await self.send_json({"type": "error", "code": "internal", "message": _("Erro interno; a mensagem não foi processada.")})
+            await self.send_json(wire.ERROR(code="internal", message=_("Erro interno; a mensagem não foi processada.")))
+
+    def refusal_context(self, kind: str, data: dict) -> dict:
+        """What a refusal of this frame carries besides its code and message."""
+        return {}
 
     async def on_ping(self, data):
-        await self.send_json({"type": "pong"})
+        await self.send_json(wire.PONG())
 
     async def relay(self, event):
         await self.send_json(event["message"])
@@ -147,7 +151,7 @@ class DriverConsumer(_Base):
             self.cab = await database_sync_to_async(services.go_online)(person)
         except services.DispatchError as exc:
             await self.accept()
-            await self.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await self.send_json(wire.error(exc))
             await self.close(code=POLICY_VIOLATION)
             return
         await super().connect()
@@ -164,62 +168,62 @@ class DriverConsumer(_Base):
 
     async def relay(self, event):
         message = event["message"]
-        if message.get("type") == "compliance_changed":
+        if message.get("type") == wire.COMPLIANCE_CHANGED.type:
             decision = await database_sync_to_async(services.still_allowed)(self.cab.pk)
             if not decision:
-                await self.send_json({"type": "suspended", "reasons": [r.as_dict(_) for r in decision.reasons]})
+                await self.send_json(wire.SUSPENDED(reasons=[r.as_dict(_) for r in decision.reasons]))
                 await self.close(code=POLICY_VIOLATION)
             return
         await self.send_json(message)
+
+    def refusal_context(self, kind: str, data: dict) -> dict:
+        """A refused street trip names it, so the app knows which queued trip was refused."""
+        return {"trip_id": str(data["trip_id"])} if kind == "street_trip_complete" else {}
 
     async def on_position(self, data):
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
         cab = await database_sync_to_async(services.set_status)(self.cab.pk, data["status"])
-        await self.send_json({"type": "status", "status": cab.status})
+        await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):
         checkin = await database_sync_to_async(services.rank_check_in)(self.cab.permit_id, data["rank_id"])
-        await self.send_json({"type": "rank_checked_in", **checkin})
+        await self.send_json(wire.RANK_CHECKED_IN(**checkin))
 
     async def on_rank_check_out(self, data):
         await database_sync_to_async(services.rank_check_out)(self.cab.permit_id)
-        await self.send_json({"type": "rank_checked_out"})
+        await self.send_json(wire.RANK_CHECKED_OUT())
 
     async def on_offer_accept(self, data):
-        ride = await database_sync_to_async(services.accept_offer)(data["offer_id"], self.cab.pk)
-        await self.send_json({"type": "offer_accepted", "ride_id": ride.pk})
+        ride = await database_sync_to_async(_with_snapshot(services.accept_offer))(data["offer_id"], self.cab.pk)
+        await self.send_json(wire.OFFER_ACCEPTED(ride_id=ride["id"], ride=ride))
 
     async def on_offer_decline(self, data):
         await offering.run(services.decline_offer, data["offer_id"], self.cab.pk)
-        await self.send_json({"type": "offer_declined", "offer_id": data["offer_id"]})
+        await self.send_json(wire.OFFER_DECLINED(offer_id=data["offer_id"]))
 
     async def on_ride_arriving(self, data):
-        await database_sync_to_async(services.ride_arriving)(data["ride_id"], self.cab.pk)
+        ride = await database_sync_to_async(_with_snapshot(services.ride_arriving))(data["ride_id"], self.cab.pk)
+        await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_on_board(self, data):
-        await database_sync_to_async(services.ride_on_board)(data["ride_id"], self.cab.pk)
+        ride = await database_sync_to_async(_with_snapshot(services.ride_on_board))(data["ride_id"], self.cab.pk)
+        await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_complete(self, data):
-        await database_sync_to_async(services.ride_complete)(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+        ride = await database_sync_to_async(_with_snapshot(services.ride_complete))(
+            data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+        await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_street_trip_complete(self, data):
         """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
-        ``error`` carrying the same ``trip_id`` so the app knows which queued trip was refused."""
-        trip_id = str(data["trip_id"])
-        try:
-            ride, duplicate = await database_sync_to_async(street.record_street_trip)(
-                self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
-                meter_total=data["meter_total"], trace=data["trace"],
-            )
-        except services.DispatchError as exc:
-            await self.send_json({"type": "error", "code": exc.code, "message": exc.message, "trip_id": trip_id})
-            return
-        except LawViolation as exc:
-            await self.send_json({"type": "error", "code": "law", "message": exc.detail, "reasons": exc.reasons, "trip_id": trip_id})
-            return
-        await self.send_json(street.recorded_frame(trip_id, ride, duplicate))
+        ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
+        ride, duplicate = await database_sync_to_async(street.record_street_trip)(
+            self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
+            meter_total=data["meter_total"], trace=data["trace"],
+        )
+        await self.send_json(street.recorded_frame(data["trip_id"], ride, duplicate))
 
 
 class PassengerConsumer(_Base):
@@ -233,7 +237,7 @@ class PassengerConsumer(_Base):
     async def on_auth(self, data):
         passenger = await database_sync_to_async(services.passenger_by_token)(data["token"])
         if passenger is None:
-            await self.send_json({"type": "error", "code": "bad_token", "message": _("Token de passageiro inválido.")})
+            await self.send_json(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")))
             await self.close(code=POLICY_VIOLATION)
             return
         self.passenger = passenger
@@ -244,17 +248,26 @@ class PassengerConsumer(_Base):
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.passenger is None and not _is_auth_frame(text_data):
-            await self.send_json({"type": "error", "code": "auth_required", "message": _("Envie primeiro a mensagem “auth” com o seu token.")})
+            await self.send_json(wire.ERROR(code="auth_required", message=_("Envie primeiro a mensagem “auth” com o seu token.")))
             return
         await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
         ride = await offering.run(services.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
         await self.join(events.ride_group(ride.pk))
-        await self.send_json({"type": "ride_update", "ride": await database_sync_to_async(snapshots.ride)(ride)})
+        await self.send_json(wire.RIDE_UPDATE(ride=await database_sync_to_async(snapshots.ride)(ride)))
 
     async def on_ride_cancel(self, data):
         await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
+
+
+def _with_snapshot(service):
+    """``service`` (which returns a ride) returning the ride's snapshot, read in the same database call."""
+
+    def call(*args):
+        return snapshots.ride(service(*args))
+
+    return call
 
 
 def _is_auth_frame(text_data) -> bool:
@@ -285,15 +298,15 @@ class OperatorConsumer(_Base):
             services.request_ride,
             pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"],
         )
-        await self.send_json({"type": "ride_created", "ride_id": ride.pk})
+        await self.send_json(wire.RIDE_CREATED(ride_id=ride.pk))
 
     async def on_ride_assign(self, data):
         offer = await offering.run(services.assign_by_operator, data["ride_id"], data["permit_id"])
-        await self.send_json({"type": "assigned", "offer_id": offer.pk})
+        await self.send_json(wire.ASSIGNED(offer_id=offer.pk))
 
     async def on_ride_cancel(self, data):
         await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
 
     async def on_broadcast(self, data):
-        await self.channel_layer.group_send("cabs", {"type": "relay", "message": {"type": "broadcast", "text": data["text"]}})
-        await self.send_json({"type": "broadcast_sent"})
+        await self.channel_layer.group_send("cabs", {"type": "relay", "message": wire.BROADCAST(text=data["text"])})
+        await self.send_json(wire.BROADCAST_SENT())

@@ -22,6 +22,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from . import wire
+
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
 
@@ -46,7 +48,7 @@ def announce(group: str, message: dict) -> None:
 
 def announce_compliance_change(permit_id: int) -> None:
     """Tell the cab's open connection to re-check whether it may work (suspension, revocation)."""
-    announce(cab_group(permit_id), {"type": "compliance_changed", "permit_id": permit_id})
+    announce(cab_group(permit_id), wire.COMPLIANCE_CHANGED(permit_id=permit_id))
 
 
 def start_outbox() -> None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 
-from . import events, grid
+from . import events, grid, wire
 from .models import Cab
 
 _ZONE_BY_CODE = {0: "outside", 1: "peripheral", 2: "central"}
@@ -49,14 +49,14 @@ def flush(batch: dict[int, tuple[float, float, datetime]]) -> int:
     zones = [_ZONE_BY_CODE[int(code)] for code in classifier().classify_codes(lons, lats)]
     cells = [grid.cell_of(lat, lon) for lat, lon in zip(lats, lons)]
     _write(ids, lats, lons, [batch[i][2] for i in ids], cells, zones)
-    events.announce(events.OPERATORS, {"type": "positions", "cabs": [
+    events.announce(events.OPERATORS, wire.POSITIONS(cabs=[
         {"id": cab_id, "lat": lat, "lon": lon, "zone": zone} for cab_id, lat, lon, zone in zip(ids, lats, lons, zones)
-    ]})
+    ]))
     # Rides under way are few: read them all rather than filter by thousands of cab ids.
     for ride_id, cab_id in Ride.objects.filter(status__in=ACTIVE_RIDE_STATUSES).values_list("pk", "cab_id"):
         if cab_id in batch:
             lat, lon, _at = batch[cab_id]
-            events.announce(events.ride_group(ride_id), {"type": "cab_position", "ride_id": ride_id, "lat": lat, "lon": lon})
+            events.announce(events.ride_group(ride_id), wire.CAB_POSITION_FRAME(ride_id=ride_id, lat=lat, lon=lon))
     return len(ids)
 
 

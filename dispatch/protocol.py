@@ -1,8 +1,8 @@
-"""The websocket protocol, version 1.1: every message schema in one place (docs/dispatch-protocol.md).
+"""What clients may send, protocol version 1.2: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
 
 Every frame is a JSON object with a ``type``. ``parse`` turns a frame into
 ``(type, data)`` or raises :class:`ProtocolError`, which the consumer sends
-back as an ``error`` frame; the connection stays open.
+back as an ``error`` frame (``dispatch.wire.error``); the connection stays open.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
 
-VERSION = (1, 1)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 3)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 
 
@@ -25,11 +25,6 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code, self.message, self.fields = code, str(message), fields or {}
 
-    def frame(self) -> dict:
-        body = {"type": "error", "code": self.code, "message": self.message}
-        if self.fields:
-            body["fields"] = self.fields
-        return body
 
 
 class Point(serializers.Serializer):
@@ -146,6 +141,9 @@ def position(frame: dict) -> dict:
         raise ProtocolError("invalid", _("Mensagem inválida."), errors)
     values["accuracy"] = accuracy
     return values
+
+
+position.fields = {"lat": "number", "lon": "number", "accuracy?": "number, metres"}  # for the protocol document
 
 
 # What each role may send, and the schema of each message.

@@ -2,41 +2,37 @@
 
 Consumers call these through ``database_sync_to_async``. Races between
 processes are settled by the database: conditional updates on the offer and
-the ride, and the constraint of one active ride per cab.
+the ride, and the constraint of one active ride per cab. Which cab a ride is
+offered to is chosen in ``dispatch.choosing``.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
-from backend.registry import compliance, selectors
+from backend.registry import selectors
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import record_finished_trip
-from taxilaw.compliance import ComplianceFacts, local_date
 from taxilaw.geodesy import distance_m
 
-from . import events, grid, snapshots
+from . import events, snapshots, wire
+from .choosing import Choice, choose
+from .compliance import may_work
 from .models import Cab, CabStatus, Offer, OfferStatus
 
 OFFER_TIMEOUT = timedelta(seconds=settings.DISPATCH_OFFER_SECONDS)
-RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
-MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
-SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
-CANDIDATES_PER_OFFER = 8
-POSITION_FRESH = timedelta(minutes=2)
 RECHECK_PER_TICK = 100  # connected cabs re-checked per tick after a registry write: bounded work, the rest next tick
+
 
 
 class DispatchError(Exception):
@@ -73,7 +69,7 @@ def go_online(person: Person) -> Cab:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
     cab.online = True
     cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
-    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
@@ -81,7 +77,7 @@ def go_online(person: Person) -> Cab:
 def go_offline(cab_id: int) -> None:
     Cab.objects.filter(pk=cab_id).update(online=False)
     cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
-    events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
 
 
 def set_status(cab_id: int, status: str) -> Cab:
@@ -91,31 +87,13 @@ def set_status(cab_id: int, status: str) -> Cab:
             raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
         cab.status = status
         cab.save(update_fields=["status"])
-        events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return cab
 
 
 def still_allowed(cab_id: int):
     """Re-check the registry for an open connection (after a suspension or revocation)."""
     return may_work(Cab.objects.select_related("permit", "driver").get(pk=cab_id))
-
-
-def may_work(cab: Cab, now: datetime | None = None, store: bool = True):
-    """The registry's compliance answer for the cab's driver now, from the facts kept on the cab row.
-
-    The registry is read again only when the database has forgotten them (triggers of migration 0003
-    clear them on any write to a table they come from); the facts read are stored back only if no such
-    write happened meanwhile (``facts_epoch`` unchanged), so a stale answer is never kept.
-    """
-    now = now or timezone.now()
-    if cab.compliance_facts is not None:
-        return compliance.decide(cab.driver, cab.permit, ComplianceFacts.from_json(cab.compliance_facts), now)
-    facts = compliance.compliance_facts(cab.driver, cab.permit, local_date(now))
-    if facts is not None:
-        cab.compliance_facts = facts.to_json()
-        if store:
-            Cab.objects.filter(pk=cab.pk, facts_epoch=cab.facts_epoch).update(compliance_facts=cab.compliance_facts)
-    return compliance.decide(cab.driver, cab.permit, facts, now)
 
 
 def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
@@ -198,157 +176,9 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             raise DispatchError("ride_open", _("Você já tem uma corrida em andamento.")) from None
         raise
 
-
-# --- choosing the cab -----------------------------------------------------------------------------
-
-
-@dataclass
-class Candidate:
-    cab: Cab
-    distance_m: float
-    source: str  # "rank" or "nearest"
-    queue_position: int | None = None
-    rank: str | None = None
-
-    def audit(self, allowed: bool, reasons: list[str]) -> dict:
-        return {
-            "permit": self.cab.permit.number,
-            "cab_id": self.cab.pk,
-            "source": self.source,
-            "rank": self.rank,
-            "queue_position": self.queue_position,
-            "distance_m": round(self.distance_m),
-            "allowed": allowed,
-            "reasons": reasons,
-        }
-
-
-@dataclass
-class Choice:
-    """The cab a ride is offered to, why, and every candidate considered, for DIMUTRAN's audit (Art. 66)."""
-
-    cab: Cab
-    reason: str
-    audit: list[dict]
-    distance_m: float | None
-
-
-# Free cabs, as one statement written by hand: the ORM spent more time building, compiling and
-# instantiating this query (~7 ms: every column of the cab, its permit and its driver) than the
-# database spent answering it (~1 ms), and it runs for every offer. A candidate needs the cab's
-# columns, its permit's number and its driver's name; any other field of the permit or the person
-# is loaded only if read (deferred fields), as when the compliance facts must be read again.
-# The nearest few are picked before the joins: joining every free cab of the squares doubled the
-# statement's time.
-_FREE_CABS = """
-SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
-  SELECT c.id, c.permit_id, c.driver_id, c.status, c.online, c.lat, c.lon, c.cell, c.zone, c.position_at,
-         c.compliance_facts, c.facts_epoch,
-         (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
-  FROM dispatch_cab c
-  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND {where}
-    AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
-  ORDER BY flat2, c.id LIMIT %s
-) c
-JOIN registry_permit p ON p.id = c.permit_id
-JOIN registry_person d ON d.id = c.driver_id
-ORDER BY c.flat2, c.id
-"""
-
-
-def _placeholders(values) -> str:
-    return ", ".join(["%s"] * len(values))
-
-
-def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[int], limit: int) -> list[Cab]:
-    """The ``limit`` nearest connected, free, recently seen cabs with no offer pending whose ``column`` is ``among``.
-
-    Ordered by a flat-earth approximation of the distance to (lat, lon), exact enough to rank cabs
-    a few km apart; each cab carries it squared, in degrees of latitude, as ``flat2``.
-    """
-    if not among:
-        return []
-    fresh = connection.ops.adapt_datetimefield_value(timezone.now() - POSITION_FRESH)
-    sql = _FREE_CABS.format(
-        where=f"c.{column} IN ({_placeholders(among)})",
-        exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
-    )
-    shrink2 = math.cos(math.radians(lat)) ** 2
-    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, *among, OfferStatus.PENDING, *exclude, limit]
-    cabs = list(Cab.objects.raw(sql, params))
-    for cab in cabs:
-        cab.permit = Permit.from_db(cab._state.db, ["id", "number"], [cab.permit_id, cab.permit_number])
-        cab.driver = Person.from_db(cab._state.db, ["id", "full_name"], [cab.driver_id, cab.driver_name])
-    return cabs
-
-
 def _has_pending_offer(cab: Cab) -> bool:
     return Offer.objects.filter(cab=cab, status=OfferStatus.PENDING).exists()
 
-
-def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
-    """Free cabs checked in at the rank nearest the pickup (within RANK_RADIUS_M), first come first served."""
-    nearest, best = None, RANK_RADIUS_M
-    box = 0.003
-    ranks = Rank.objects.filter(active=True, lat__range=(lat - box, lat + box), lon__range=(lon - box, lon + box))
-    for rank in ranks.values_list("pk", "name", "lat", "lon", named=True):  # no model instances: runs per offer
-        d = distance_m(lat, lon, rank.lat, rank.lon)
-        if d <= best:
-            nearest, best = rank, d
-    if nearest is None:
-        return []
-    queued = list(
-        RankCheckIn.objects.filter(rank_id=nearest.pk, checked_out_at__isnull=True).order_by("checked_in_at").values_list("permit_id", flat=True)
-    )
-    free = {c.permit_id: c for c in _free_cabs(lat, lon, "permit_id", queued, exclude, limit=len(queued))}
-    queue = []
-    for position, permit_id in enumerate(queued, start=1):
-        cab = free.get(permit_id)
-        if cab is not None:
-            queue.append(Candidate(cab, distance_m(lat, lon, cab.lat, cab.lon), "rank", position, nearest.name))
-    return queue
-
-
-def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
-    """Nearest free cabs by geodesic distance, searched over the grid in growing squares (never a scan of every cab).
-
-    A square of radius R cells holds every cab within R cell widths of the pickup, so the
-    search stops once the ``wanted`` nearest found are that close. The database returns only
-    the square's nearest few; only those get the geodesic distance the offer records (~50 µs a
-    call, ``taxilaw.geodesy``).
-    """
-    shrink = math.cos(math.radians(lat))
-    for radius in SEARCH_RADII:
-        cabs = _free_cabs(lat, lon, "cell", grid.square(lat, lon, radius), exclude, limit=wanted + 2)
-        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the statement's flat distances
-        if len(cabs) >= wanted and cabs[wanted - 1].flat2 <= covered**2:
-            break
-    nearest = [Candidate(c, distance_m(lat, lon, c.lat, c.lon), "nearest") for c in cabs]
-    return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
-
-
-def _choose(lat: float, lon: float, tried: set[int]) -> Choice | None:
-    """The rank queue first, then the nearest free cabs; the first the registry allows now, never one ``tried`` (Art. 66)."""
-    queue = rank_queue(lat, lon, tried)
-    in_queue = {c.cab.pk for c in queue}
-    candidates = queue + [c for c in nearest_free(lat, lon, tried) if c.cab.pk not in in_queue]
-    audit, chosen = [], None
-    for candidate in candidates:
-        if chosen is None:
-            decision = may_work(candidate.cab)
-            audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
-            if decision:
-                chosen = candidate
-        else:
-            audit.append(candidate.audit(True, ["not_evaluated"]))
-    if chosen is None:
-        return None
-    reason = (
-        _("1º livre na fila do ponto %(rank)s (posição %(pos)s)") % {"rank": chosen.rank, "pos": chosen.queue_position}
-        if chosen.source == "rank"
-        else _("táxi livre mais próximo (%(m)d m)") % {"m": chosen.distance_m}
-    )
-    return Choice(chosen.cab, reason, audit, chosen.distance_m)
 
 
 @transaction.atomic(savepoint=False)  # callers run it inside their own transaction or none
@@ -379,7 +209,7 @@ def _choose_and_write(lat: float, lon: float, tried: set[int], write):
     on the write; it is left out (added to ``tried``) and the choice made again.
     """
     while True:
-        choice = _choose(lat, lon, tried)
+        choice = choose(lat, lon, tried)
         try:
             with transaction.atomic():
                 return write(choice)
@@ -394,7 +224,7 @@ def _insert_offer(ride: Ride, choice: Choice, now: datetime) -> Offer:
         ride=ride, cab=choice.cab, driver=choice.cab.driver, expires_at=now + OFFER_TIMEOUT,
         reason=choice.reason, candidates=choice.audit, distance_m=choice.distance_m,
     )
-    events.announce(events.cab_group(choice.cab.permit_id), {"type": "offer", "offer": snapshots.offer(offer)})
+    events.announce(events.cab_group(choice.cab.permit_id), wire.OFFER(offer=snapshots.offer(offer)))
     return offer
 
 
@@ -435,7 +265,7 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
 
 def _close_offer(offer: Offer, status: str) -> None:
     Offer.objects.filter(pk=offer.pk).update(status=status, responded_at=timezone.now())
-    events.announce(events.cab_group(offer.cab.permit_id), {"type": "offer_closed", "offer_id": offer.pk, "status": status})
+    events.announce(events.cab_group(offer.cab.permit_id), wire.OFFER_CLOSED(offer_id=offer.pk, status=status))
 
 
 # --- answers to an offer -------------------------------------------------------------------------
@@ -464,7 +294,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             rank_services.leave_rank(permit_id=cab.permit_id, at=now)
             ride = _fresh(offer.ride_id)
             _announce_ride(ride)
-            events.announce(events.OPERATORS, {"type": "cab_update", "cab": snapshots.cab(cab)})
+            events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
             return ride
     except IntegrityError:
         raise DispatchError("cab_busy", _("Este táxi já tem uma corrida em andamento.")) from None
@@ -530,7 +360,7 @@ def ride_arriving(ride_id: int, cab_id: int) -> Ride:
 @transaction.atomic
 def ride_on_board(ride_id: int, cab_id: int) -> Ride:
     ride = _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED, RideStatus.ARRIVING)), RideStatus.ON_BOARD, "on_board_at")
-    Cab.objects.filter(pk=cab_id).update(status=CabStatus.BUSY)
+    _set_cab_status(cab_id, CabStatus.BUSY)
     return ride
 
 
@@ -545,7 +375,7 @@ def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[d
         return ride  # a repeat from a phone that missed the answer: recorded once, the first total stands
     ride = record_finished_trip(ride, meter_total=meter_total, trace=trace, stopped_at=timezone.now())
     _announce_ride(ride)
-    Cab.objects.filter(pk=cab_id).update(status=CabStatus.FREE)
+    _set_cab_status(cab_id, CabStatus.FREE)
     return ride
 
 
@@ -559,9 +389,16 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
     for pending in ride.offers.filter(status=OfferStatus.PENDING).select_related("cab"):
         _close_offer(pending, OfferStatus.WITHDRAWN)
     if ride.cab_id:
-        Cab.objects.filter(pk=ride.cab_id).update(status=CabStatus.FREE)
-        events.announce(events.cab_group(ride.cab.permit_id), {"type": "ride_cancelled", "ride_id": ride.pk})
+        _set_cab_status(ride.cab_id, CabStatus.FREE)
+        events.announce(events.cab_group(ride.cab.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
     return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+def _set_cab_status(cab_id: int, status: str) -> None:
+    """The cab's status as the ride moves it, told to the operators on commit like every other change."""
+    Cab.objects.filter(pk=cab_id).update(status=status)
+    cab = Cab.objects.select_related("permit", "driver").get(pk=cab_id)
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
 
 
 def _fresh(ride_id: int) -> Ride:
@@ -571,5 +408,5 @@ def _fresh(ride_id: int) -> Ride:
 
 def _announce_ride(ride: Ride, escalation: bool = False) -> None:
     body = snapshots.ride(ride)
-    events.announce(events.ride_group(ride.pk), {"type": "ride_update", "ride": body})
-    events.announce(events.OPERATORS, {"type": "escalation" if escalation else "ride_update", "ride": body})
+    events.announce(events.ride_group(ride.pk), wire.RIDE_UPDATE(ride=body))
+    events.announce(events.OPERATORS, (wire.ESCALATION if escalation else wire.RIDE_UPDATE)(ride=body))

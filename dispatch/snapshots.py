@@ -5,6 +5,7 @@ from __future__ import annotations
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 
+from . import wire
 from .models import Cab, Offer, OfferStatus
 
 
@@ -83,19 +84,18 @@ def offer(offer: Offer) -> dict:
 def for_driver(c: Cab) -> dict:
     pending = c.offers.filter(status=OfferStatus.PENDING).select_related("ride").first()
     current = c.rides.filter(status__in=ACTIVE_RIDE_STATUSES).first()
-    return {"type": "snapshot", "cab": cab(c), "offer": offer(pending) if pending else None, "ride": ride(current) if current else None}
+    return wire.DRIVER_SNAPSHOT(cab=cab(c), offer=offer(pending) if pending else None, ride=ride(current) if current else None)
 
 
 def for_passenger(p: Passenger) -> dict:
     rides = p.rides.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "passenger")
-    return {"type": "snapshot", "passenger": {"name": p.name}, "rides": [ride(r) for r in rides]}
+    return wire.PASSENGER_SNAPSHOT(passenger={"name": p.name}, rides=[ride(r) for r in rides])
 
 
 def for_operator() -> dict:
     cabs = Cab.objects.filter(online=True).select_related("permit", "driver")
     rides = Ride.objects.filter(status__in=OPEN_RIDE_STATUSES).select_related("cab", "passenger")
-    return {
-        "type": "snapshot",
-        "cabs": [cab(c) for c in cabs],
-        "rides": [dict(ride(r), offers=[{"permit": o.cab.permit.number, "status": o.status, "reason": o.reason} for o in r.offers.select_related("cab__permit")]) for r in rides],
-    }
+    return wire.OPERATOR_SNAPSHOT(
+        cabs=[cab(c) for c in cabs],
+        rides=[dict(ride(r), offers=[{"permit": o.cab.permit.number, "status": o.status, "reason": o.reason} for o in r.offers.select_related("cab__permit")]) for r in rides],
+    )

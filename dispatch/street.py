@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 from backend.trips.services import record_finished_trip
 
-from . import events, services, snapshots
+from . import compliance, events, snapshots, wire
 from .models import Cab
 from .services import DispatchError
 
@@ -55,7 +55,7 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
         if cab.driver is None:
             raise DispatchError("no_driver", _("Nenhum motorista conectado a este táxi."))
         # Asked for the trip's start, not for now: a trip the offline queue sends days later was legal or not then.
-        decision = services.may_work(cab, now=started_at)
+        decision = compliance.may_work(cab, now=started_at)
         if not decision:
             raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
         if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
@@ -68,14 +68,14 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
             destination_lat=trace[-1]["lat"], destination_lon=trace[-1]["lon"],
             accepted_at=started_at, on_board_at=started_at,
         ), meter_total=meter_total, trace=trace, stopped_at=stopped_at)
-        events.announce(events.OPERATORS, {"type": "ride_update", "ride": snapshots.ride(ride)})  # after the commit
+        events.announce(events.OPERATORS, wire.RIDE_UPDATE(ride=snapshots.ride(ride)))  # after the commit
     return ride, False
 
 
 def recorded_frame(trip_id, ride: Ride, duplicate: bool) -> dict:
     """The ``street_trip_recorded`` answer."""
-    return {
-        "type": "street_trip_recorded", "trip_id": str(trip_id), "ride_id": ride.pk,
-        "fare": str(ride.fare), "server_total": str(ride.server_total) if ride.server_total is not None else None,
-        "meter_disagreement": ride.meter_disagreement, "duplicate": duplicate,
-    }
+    return wire.STREET_TRIP_RECORDED(
+        trip_id=str(trip_id), ride_id=ride.pk,
+        fare=str(ride.fare), server_total=str(ride.server_total) if ride.server_total is not None else None,
+        meter_disagreement=ride.meter_disagreement, duplicate=duplicate,
+    )

@@ -19,9 +19,10 @@ again.  ``connection`` messages (``{"type": "connection", "online": bool}``)
 tell the app when the socket is up or down.
 
 Finished trips go on this socket (:class:`DispatchTripsClient`, the app's
-:class:`TripsClient`): a dispatched ride is completed by ``ride_complete``, a
-street-hail or rank trip is recorded by ``street_trip_complete`` (protocol
-1.1).  Neither blocks the caller: :meth:`WsDispatchClient.exchange` queues the
+:class:`TripsClient`): a dispatched ride is completed by ``ride_complete``
+(answered ``ride_updated``, protocol 1.2), a street-hail or rank trip is
+recorded by ``street_trip_complete`` (protocol 1.1). What frames mean is
+:mod:`driver_app.frames`; this module moves them.  Neither blocks the caller: :meth:`WsDispatchClient.exchange` queues the
 frame on the socket's loop and calls back with the server's answer (or the
 lack of one), and the meter hands that answer to the UI thread.  While the
 socket is down the meter keeps the trips in ``sync_queue.json``; a trip the
@@ -36,12 +37,22 @@ import json
 import logging
 import random
 import threading
-import uuid
 from collections import deque
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from .clients import Listener, NetworkError, RejectedError, TripResult
+from .frames import (
+    FINAL_COMPLETE_ERRORS,
+    FINAL_STREET_ERRORS,
+    completes_ride,
+    error_text,
+    records_street_trip,
+    ride_complete_frame,
+    street_trip_frame,
+    to_app,
+    to_server,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +60,6 @@ Post = Callable[[Callable[[], None]], None]
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 POLICY_CLOSE = 4008  # the server's policy close (suspension, not allowed, flood)
-MAX_TRACE_FIXES = 9000  # the server accepts 10 000 fixes per ride_complete (dispatch/protocol.py)
-#: error codes that mean "this ride_complete will never be accepted": drop the trip.
-FINAL_COMPLETE_ERRORS = {"not_your_ride", "wrong_state", "invalid", "law"}
-#: error codes that mean "this street_trip_complete will never be accepted": drop the trip.
-FINAL_STREET_ERRORS = {"invalid", "law", "cab_busy", "too_large"}
-#: errors without a trip_id that still answer the street trip just sent (the frame was refused as a whole)
-STREET_FRAME_ERRORS = {"invalid", "too_large", "internal", "unknown_type"}
 RETRY_S = 30.0  # the server answered but did not record the trip (or did not answer): try again after this
 
 Answer = Callable[[Optional[dict[str, Any]], Optional[BaseException]], None]
@@ -91,111 +95,6 @@ class UiQueue:
 
     def wait(self, timeout: float) -> bool:
         return self._event.wait(timeout)
-
-
-# -- translation ------------------------------------------------------------------------------
-
-
-def to_server(message: dict[str, Any]) -> Optional[dict[str, Any]]:
-    """An app message -> the protocol frame (None: nothing to send)."""
-    kind = message.get("type")
-    if kind == "status":
-        state = message.get("state")
-        # a_caminho and ocupado are set by the server itself (offer_accept, ride_on_board), except for a
-        # street or ponto passenger: then "ocupado" keeps offers away until the trip ends
-        if state in ("livre", "fora_de_servico") or (state == "ocupado" and message.get("street")):
-            return {"type": "status", "status": state}
-        return None
-    if kind == "accept":
-        return {"type": "offer_accept", "offer_id": message["offer_id"]}
-    if kind == "decline":
-        return {"type": "offer_decline", "offer_id": message["offer_id"]}
-    if kind == "position":
-        frame = {"type": "position", "lat": message["lat"], "lon": message["lon"]}
-        accuracy = message.get("accuracy_m", message.get("accuracy"))
-        if accuracy is not None:
-            frame["accuracy"] = accuracy
-        return frame
-    if kind in ("rank_check_in", "rank_check_out", "ride_arriving", "ride_on_board", "ride_complete", "ping"):
-        return dict(message)
-    return None
-
-
-def offer_to_app(offer: dict[str, Any]) -> dict[str, Any]:
-    """The protocol's ``offer`` body -> the app's offer message."""
-    pickup = dict(offer.get("pickup") or {})
-    if not pickup.get("address"):
-        pickup["address"] = f"{pickup.get('lat', 0):.5f}, {pickup.get('lon', 0):.5f}"
-    return {"type": "offer", "offer_id": offer["id"], "ride_id": offer.get("ride_id"), "pickup": pickup,
-            "distance_m": offer.get("distance_m") or 0, "expires_at": offer.get("expires_at"),
-            "reason": offer.get("reason", "")}
-
-
-def to_app(frame: dict[str, Any]) -> list[dict[str, Any]]:
-    """A protocol frame -> the app messages it means (a snapshot may also carry an offer)."""
-    kind = frame.get("type")
-    if kind == "offer":
-        return [offer_to_app(frame["offer"])]
-    if kind == "offer_closed":
-        return [{"type": "offer_cancelled", "offer_id": frame.get("offer_id"), "status": frame.get("status")}]
-    if kind == "snapshot":
-        out = [frame]
-        if frame.get("offer") and frame["offer"].get("status", "pending") == "pending":
-            out.append(offer_to_app(frame["offer"]))
-        return out
-    return [frame]
-
-
-def ride_complete_frame(trip: dict[str, Any]) -> dict[str, Any]:
-    """A finished trip (MeterViewModel's queue item) -> ``ride_complete`` with the meter's total and trace."""
-    return {"type": "ride_complete", "ride_id": int(trip["ride_id"]), "meter_total": str(trip["total"]),
-            "trace": wire_trace(trip)}
-
-
-def street_trip_frame(trip: dict[str, Any]) -> dict[str, Any]:
-    """A finished trip without a ride (street hail, rank) -> ``street_trip_complete`` (protocol 1.1).
-
-    ``trip_id`` is the phone's UUID of the trip: the server answers with it, and a trip sent twice is
-    recorded once."""
-    return {"type": "street_trip_complete", "trip_id": str(trip["trip_id"]), "started_at": trip.get("started_at"),
-            "stopped_at": trip.get("stopped_at"), "meter_total": str(trip["total"]),
-            "trace": wire_trace(trip)}
-
-
-def wire_trace(trip: dict[str, Any]) -> list[dict[str, Any]]:
-    """The trip's fixes as the protocol wants them; a very long trip keeps every k-th fix and the last one
-    (the server takes 10 000)."""
-    trace = [{"t": f["t"], "lat": f["lat"], "lon": f["lon"], "accuracy_m": f.get("accuracy_m")}
-             for f in trip.get("trace", [])]
-    if len(trace) > MAX_TRACE_FIXES:
-        step = -(-len(trace) // MAX_TRACE_FIXES)
-        trace = trace[::step][: MAX_TRACE_FIXES - 1] + [trace[-1]]
-    return trace
-
-
-def same_trip(a: Any, b: Any) -> bool:
-    """Two spellings of one trip UUID (hex or with dashes)."""
-    try:
-        return uuid.UUID(str(a)) == uuid.UUID(str(b))
-    except ValueError:
-        return str(a) == str(b)
-
-
-def completes_ride(frame: dict[str, Any]) -> bool:
-    """The error that answers a ``ride_complete`` (its success is the ``pong`` of the ``ping`` after it)."""
-    return frame.get("type") == "error" and frame.get("code") in FINAL_COMPLETE_ERRORS | {"internal"}
-
-
-def records_street_trip(trip_id: str) -> Callable[[dict[str, Any]], bool]:
-    """The frames that answer the ``street_trip_complete`` of ``trip_id``."""
-
-    def match(frame: dict[str, Any]) -> bool:
-        kind = frame.get("type")
-        if kind == "street_trip_recorded" or (kind == "error" and frame.get("trip_id") is not None):
-            return same_trip(frame.get("trip_id"), trip_id)
-        return kind == "error" and frame.get("code") in STREET_FRAME_ERRORS
-
-    return match
 
 
 class _Exchange:
@@ -336,7 +235,7 @@ class WsDispatchClient:
         """Send ``ride_complete`` and wait for the server's verdict (blocking, for scripts and tests; the app
         uses :meth:`DispatchTripsClient.submit`).  NetworkError when the socket is down or the answer does not
         come; RejectedError when the server refuses the ride for good."""
-        raise_for(DispatchTripsClient(self).wait(ride_complete_frame(trip), completes_ride, _ride_result))
+        raise_for(DispatchTripsClient(self).wait(ride_complete_frame(trip), completes_ride(int(trip["ride_id"])), _ride_result))
 
     # -- testing aids --------------------------------------------------------------------------
 
@@ -502,7 +401,7 @@ class DispatchTripsClient:
     @staticmethod
     def _plan(trip: dict[str, Any]):
         if trip.get("ride_id") is not None:
-            return ride_complete_frame(trip), completes_ride, _ride_result
+            return ride_complete_frame(trip), completes_ride(int(trip["ride_id"])), _ride_result
         return street_trip_frame(trip), records_street_trip(trip["trip_id"]), _street_result
 
 
@@ -514,11 +413,13 @@ def _unanswered(error: BaseException) -> TripResult:
 
 
 def _ride_result(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> TripResult:
-    """``ride_complete``: the pong means completed; a final error drops the trip; others keep it."""
+    """``ride_complete``: ``ride_updated`` means completed; a final error drops the trip; others keep it."""
     if error is not None or answer is None:
         return _unanswered(error or ConnectionError())
-    if answer.get("type") == "pong":
+    if answer.get("type") == "ride_updated":
         return TripResult.confirmed()
+    if answer.get("type") == "pong":  # no answer of its own: a server before protocol 1.2; sent again later
+        return TripResult.queued("no_answer", retry_in=RETRY_S)
     code, message = answer.get("code", ""), str(answer.get("message", ""))
     if code in FINAL_COMPLETE_ERRORS:
         return TripResult.rejected(code, message)
@@ -537,20 +438,6 @@ def _street_result(answer: Optional[dict[str, Any]], error: Optional[BaseExcepti
     if code in FINAL_STREET_ERRORS:
         return TripResult.rejected(code, message)
     return TripResult.queued(code, message, RETRY_S)  # not allowed now, internal error...: later
-
-
-def error_text(frame: dict[str, Any]) -> str:
-    """An ``error`` frame's message with the fields it names ("Mensagem inválida. (trace: …)")."""
-    message = str(frame.get("message", ""))
-    fields = frame.get("fields")
-    if isinstance(fields, dict) and fields:
-        parts = []
-        for name, errors in fields.items():
-            while isinstance(errors, (list, dict)) and errors:
-                errors = errors[0] if isinstance(errors, list) else next(iter(errors.values()))
-            parts.append(f"{name}: {errors}")
-        message = f"{message} ({'; '.join(parts)})"
-    return message
 
 
 def raise_for(result: TripResult) -> None:

@@ -71,9 +71,17 @@ class RideViewModel(Observable):
 
     def _on_offer_accepted(self, msg):
         self.ride_id, self.status, self.message = msg["ride_id"], "accepted", ""
-        if self.last_offer and self.last_offer.get("ride_id") == msg["ride_id"]:
+        if msg.get("ride"):  # protocol 1.2: the ride itself
+            self.pickup = msg["ride"].get("pickup") or {}
+        elif self.last_offer and self.last_offer.get("ride_id") == msg["ride_id"]:
             self.pickup = self.last_offer.get("pickup") or {}
         self.rank = None  # accepting takes the cab out of the rank queue
+
+    def _on_ride_updated(self, msg):
+        """The server's answer to ``ride_arriving`` / ``ride_on_board`` (protocol 1.2): the ride as it now is."""
+        ride = msg.get("ride") or {}
+        if ride.get("id") == self.ride_id and ride.get("status") in RIDE_LABELS:
+            self.status = ride["status"]
 
     def _on_ride_cancelled(self, msg):
         if msg.get("ride_id") == self.ride_id:

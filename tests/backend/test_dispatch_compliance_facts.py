@@ -13,7 +13,7 @@ from django.db import connection
 
 from backend.registry.models import Alvara, Auxiliary, Cmt, Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
 from backend.registry.services import auxiliaries
-from dispatch import services
+from dispatch import compliance, services
 from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,9 +68,9 @@ def test_every_table_the_facts_are_read_from_has_the_trigger():
 
 @pytest.mark.article("Art. 54, b", "Art. 66")
 def test_a_cab_suspended_by_a_bulk_write_is_refused_at_the_next_offer(cab, today):
-    assert services.may_work(Cab.objects.select_related("permit", "driver").get(pk=cab.pk))
+    assert compliance.may_work(Cab.objects.select_related("permit", "driver").get(pk=cab.pk))
     Suspension.objects.bulk_create([Suspension(permit=cab.permit, starts_on=today, ends_on=today + timedelta(days=3), reason="teste")])
-    decision = services.may_work(Cab.objects.select_related("permit", "driver").get(pk=cab.pk))
+    decision = compliance.may_work(Cab.objects.select_related("permit", "driver").get(pk=cab.pk))
     assert not decision and "permit_suspended" in decision.codes
 
 
@@ -80,8 +80,8 @@ def test_facts_read_before_a_registry_write_are_not_stored_after_it(cab):
     Cab.objects.filter(pk=cab.pk).update(compliance_facts=None)  # the next reader must read the registry
     stale.compliance_facts = None
     Alvara.objects.filter(permit=cab.permit).update(expires_on=date(2020, 1, 1))  # the write, after the read of the cab
-    services.may_work(stale)  # reads the registry, tries to store under the old epoch
+    compliance.may_work(stale)  # reads the registry, tries to store under the old epoch
     assert _kept(cab)[0] is None
     fresh = Cab.objects.select_related("permit", "driver").get(pk=cab.pk)
-    assert "alvara_expired" in services.may_work(fresh).codes
+    assert "alvara_expired" in compliance.may_work(fresh).codes
     assert _kept(cab)[0] is not None  # now kept, read after the write

@@ -8,7 +8,7 @@ from django.utils import timezone
 from geopy.distance import geodesic
 
 from backend.trips.models import Ride
-from dispatch import grid, services
+from dispatch import choosing, grid
 from dispatch.models import Cab, Offer
 
 CENTRE = (-21.131, -42.367)
@@ -36,7 +36,7 @@ def fleet(working_cab):
 
 def _scan(lat, lon, exclude, wanted):
     """The baseline: every free, online, fresh cab with no pending offer, by geodesic distance."""
-    fresh = timezone.now() - services.POSITION_FRESH
+    fresh = timezone.now() - choosing.POSITION_FRESH
     free = Cab.objects.filter(status="livre", online=True, position_at__gte=fresh).exclude(offers__status="pending")
     eligible = [c for c in free if c.pk not in exclude]
     return [c.pk for c in sorted(eligible, key=lambda c: geodesic((lat, lon), (c.lat, c.lon)).meters)[:wanted]]
@@ -48,13 +48,13 @@ def test_grid_search_finds_the_nearest_free_cabs_like_a_full_scan(fleet, seed):
     rnd = random.Random(seed)
     lat, lon = CENTRE[0] + rnd.uniform(-0.03, 0.03), CENTRE[1] + rnd.uniform(-0.03, 0.03)
     exclude = {fleet[rnd.randrange(len(fleet))].pk}
-    found = services.nearest_free(lat, lon, exclude)
-    assert [c.cab.pk for c in found] == _scan(lat, lon, exclude, services.CANDIDATES_PER_OFFER)
+    found = choosing.nearest_free(lat, lon, exclude)
+    assert [c.cab.pk for c in found] == _scan(lat, lon, exclude, choosing.CANDIDATES_PER_OFFER)
     assert [round(c.distance_m) for c in found] == sorted(round(c.distance_m) for c in found)
 
 
 @pytest.mark.article("Art. 66")
 def test_grid_search_leaves_out_busy_offline_stale_and_already_offered_cabs(fleet):
-    found = {c.cab.pk for c in services.nearest_free(*CENTRE, set(), wanted=len(fleet))}
+    found = {c.cab.pk for c in choosing.nearest_free(*CENTRE, set(), wanted=len(fleet))}
     left_out = {c.pk for i, c in enumerate(fleet) if i % 11 == 5 or i % 13 == 7 or i % 17 == 3 or i == 1}
     assert found and not found & left_out

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from backend.trips.models import Ride
-from dispatch import grid, services
+from dispatch import choosing, grid, services
 from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db
@@ -57,11 +57,11 @@ def test_a_cab_taken_in_the_street_gets_no_offer_until_it_is_free_again(working_
     permit = working_cab()
     cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=PICKUP[0], lon=PICKUP[1],
                              cell=grid.cell_of(*PICKUP), position_at=timezone.now())
-    assert [c.cab.pk for c in services.nearest_free(*PICKUP, set())] == [cab.pk]
+    assert [c.cab.pk for c in choosing.nearest_free(*PICKUP, set())] == [cab.pk]
     services.set_status(cab.pk, "ocupado")
-    assert services.nearest_free(*PICKUP, set()) == []
+    assert choosing.nearest_free(*PICKUP, set()) == []
     services.set_status(cab.pk, "livre")
-    assert [c.cab.pk for c in services.nearest_free(*PICKUP, set())] == [cab.pk]
+    assert [c.cab.pk for c in choosing.nearest_free(*PICKUP, set())] == [cab.pk]
 
 
 def _street_trace(start):

@@ -2,13 +2,13 @@
 
 import pytest
 
-from dispatch import protocol
+from dispatch import protocol, wire
 
 
 def parse_error(role, text):
     with pytest.raises(protocol.ProtocolError) as caught:
         protocol.parse(role, text)
-    return caught.value.frame()
+    return wire.error(caught.value)
 
 
 def test_position_fast_path_accepts_numbers_in_range():

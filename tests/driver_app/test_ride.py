@@ -169,3 +169,17 @@ def test_api_session_wires_the_real_clients(tmp_path, clock):
     assert isinstance(s.extras["trips"], DispatchTripsClient)
     assert s.flag.dispatch is s.dispatch and s.offer.dispatch is s.dispatch
     assert not s.online  # nothing connected yet: the sync queue waits
+
+
+def test_the_servers_ride_updated_answer_sets_the_rides_step(tmp_path, clock):
+    """Protocol 1.2: each step is answered with the ride as the server now has it; the app follows the answer."""
+    s = demo(tmp_path, clock)
+    s.flag.go_free()
+    s.on_dispatch(offer_msg(clock))
+    assert s.offer.accept()
+    s.on_dispatch({"type": "offer_accepted", "ride_id": 3, "ride": {"id": 3, "status": "accepted", "pickup": {"address": "Rua Coronel Izalino"}}})
+    assert s.ride.pickup["address"] == "Rua Coronel Izalino"
+    s.on_dispatch({"type": "ride_updated", "ride": {"id": 3, "status": "arriving"}})
+    assert s.ride.status == "arriving"
+    s.on_dispatch({"type": "ride_updated", "ride": {"id": 4, "status": "on_board"}})  # another ride: not this one
+    assert s.ride.status == "arriving"

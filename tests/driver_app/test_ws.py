@@ -12,17 +12,8 @@ import time
 import pytest
 
 from driver_app.clients import NetworkError, RejectedError, TripResult
-from driver_app.ws import (
-    DispatchTripsClient,
-    UiQueue,
-    WsDispatchClient,
-    offer_to_app,
-    ride_complete_frame,
-    street_trip_frame,
-    to_app,
-    to_server,
-    ws_url,
-)
+from driver_app.frames import offer_to_app, ride_complete_frame, street_trip_frame, to_app, to_server
+from driver_app.ws import DispatchTripsClient, UiQueue, WsDispatchClient, ws_url
 
 OFFER = {"id": 7, "ride_id": 3, "status": "pending", "expires_at": "2026-03-04T13:00:20+00:00", "distance_m": 420,
          "reason": "táxi livre mais próximo (420 m)", "pickup": {"lat": -21.13, "lon": -42.36, "address": "Praça"}}
@@ -105,9 +96,11 @@ class Server:
                     await ws.send(json.dumps({"type": "offer_accepted", "ride_id": 3}))
                 elif frame["type"] == "ride_on_board":
                     self.ride["status"] = "on_board"
+                    await ws.send(json.dumps({"type": "ride_updated", "ride": self.ride}))
                 elif frame["type"] == "ride_complete":
                     if self.ride and self.ride["status"] == "on_board":
-                        self.ride = None
+                        done, self.ride = dict(self.ride, status="completed"), None
+                        await ws.send(json.dumps({"type": "ride_updated", "ride": done}))
                     else:
                         await ws.send(json.dumps({"type": "error", "code": "wrong_state", "message": "A corrida está em “concluída”."}))
                 elif frame["type"] == "street_trip_complete":  # like the consumer: one frame at a time
@@ -197,7 +190,7 @@ def test_header_token_offer_reconnect_and_complete(server):
         trips = DispatchTripsClient(client)
         trip = {"trip_id": "t1", "ride_id": 3, "total": "18.80",
                 "trace": [{"t": "2026-03-04T10:00:00-03:00", "lat": -21.13, "lon": -42.36, "accuracy_m": 5.0}]}
-        trips.upload("good", trip)  # pong after ride_complete: accepted
+        trips.upload("good", trip)  # ride_updated after ride_complete: accepted
         complete = [f for f in server.received if f["type"] == "ride_complete"][0]
         assert complete["meter_total"] == "18.80" and complete["trace"][0]["accuracy_m"] == 5.0
         with pytest.raises(RejectedError) as exc:
@@ -335,10 +328,10 @@ def test_closing_the_socket_answers_the_trip_in_flight(server, store, clock):
 
 
 def test_answers_to_trips_are_sorted_into_confirmed_queued_and_rejected():
-    from driver_app import ws
+    from driver_app import frames, ws
 
     uid = "5f0c3c1e-9f7a-4e7d-8a5b-2c1d0e9f8a7b"
-    match = ws.records_street_trip(uid.replace("-", ""))
+    match = frames.records_street_trip(uid.replace("-", ""))
     assert match({"type": "street_trip_recorded", "trip_id": uid, "ride_id": 4})
     assert not match({"type": "street_trip_recorded", "trip_id": "00000000-0000-0000-0000-000000000000"})
     assert match({"type": "error", "code": "cab_busy", "trip_id": uid})
@@ -354,6 +347,8 @@ def test_answers_to_trips_are_sorted_into_confirmed_queued_and_rejected():
     assert street({"type": "error", "code": "unknown_type", "message": "?"}, None).outcome == TripResult.QUEUED
     assert street(None, ConnectionError()).retry_in == 0 and street(None, TimeoutError()).retry_in == ws.RETRY_S
     ride = ws._ride_result
-    assert ride({"type": "pong"}, None).outcome == TripResult.CONFIRMED
+    assert ride({"type": "ride_updated", "ride": {"id": 3, "status": "completed"}}, None).outcome == TripResult.CONFIRMED
+    assert ride({"type": "pong"}, None).outcome == TripResult.QUEUED  # no answer of its own: never taken as success
+    assert frames.completes_ride(3)({"type": "ride_updated", "ride": {"id": 3}}) and not frames.completes_ride(3)({"type": "ride_updated", "ride": {"id": 4}})
     assert ride({"type": "error", "code": "wrong_state"}, None).outcome == TripResult.REJECTED
     assert ride({"type": "error", "code": "internal"}, None).outcome == TripResult.QUEUED

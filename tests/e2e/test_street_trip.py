@@ -14,13 +14,11 @@ from decimal import Decimal
 
 import pytest
 
-from .client import driver, free_at, operator, passenger
+from .client import driver, operator
 from .conftest import free_port
 from .test_driver_app_e2e import api_get, app_session, drive, login, until
 
 pytestmark = pytest.mark.e2e
-
-TICK = 0.8  # positions are written in batches
 
 
 def api_post(port: int, path: str, token: str, body: dict) -> dict:
@@ -89,50 +87,6 @@ def test_street_trip_recorded_once_with_the_servers_recomputation_and_in_the_wee
     running = api_get(port, "/api/statements/current/", cab["token"])
     rows = [r for r in running["statements"] if r["permit"] == cab["permit_id"] and r["driver"] == cab["person_id"]]
     assert len(rows) == 1 and rows[0]["rides"] == 2 and Decimal(rows[0]["gross"]) == gross
-
-
-@pytest.mark.article("Art. 43")
-def test_bad_frames_and_a_cab_on_a_dispatched_ride_get_error_frames(platform):
-    world, port = platform.world, platform.ports[0]
-    lat, lon = world["centre"]
-    cab = world["cabs"][1]
-
-    async def scenario():
-        d = await driver(port, cab["token"])
-        await d.recv_until("snapshot")
-        trip = street_trip(lat, lon)
-        good = dict(trip, type="street_trip_complete", meter_total="9.90")
-        bad = [
-            ({k: v for k, v in good.items() if k != "trace"}, {"trace"}),
-            (dict(good, trace=[]), {"trace"}),
-            (dict(good, trip_id="not-a-uuid"), {"trip_id"}),
-            (dict(good, started_at=trip["started_at"][:19]), {"started_at"}),  # no UTC offset
-            (dict(good, stopped_at="2020-01-01T00:00:00+00:00"), {"stopped_at"}),  # before the start
-            (dict(good, meter_total="-1"), {"meter_total"}),
-        ]
-        for frame, fields in bad:
-            await d.send(**frame)
-            error = await d.recv_until("error")
-            assert error["code"] == "invalid" and set(error["fields"]) == fields, error
-        await d.send(type="ping")
-        await d.recv_until("pong")  # the connection stays open
-
-        # a cab with a dispatched ride in progress cannot record a street trip
-        await free_at(d, lat + 0.003, lon)
-        await asyncio.sleep(TICK)
-        p = await passenger(port, world["other_passenger_token"])
-        await p.send(type="ride_request", pickup={"lat": lat + 0.003, "lon": lon})
-        offer = (await d.recv_until("offer"))["offer"]
-        await d.send(type="offer_accept", offer_id=offer["id"])
-        await d.recv_until("offer_accepted")
-        await d.send(**good)
-        error = await d.recv_until("error")
-        assert error["code"] == "cab_busy" and error["trip_id"] == trip["trip_id"] and error["message"]
-        await d.close(), await p.close()
-
-    asyncio.run(scenario())
-    running = api_get(port, "/api/statements/current/", cab["token"])
-    assert all(r["rides"] == 0 for r in running["statements"] if r["driver"] == cab["person_id"])
 
 
 @pytest.mark.article("Art. 43", "Art. 1, §3")
