@@ -17,9 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from backend.bookings.services import dispatch_due
-
 from . import events, memory, offering, positions, services
+from .bookings import dispatch_due
 from .positions import buffer
 
 log = logging.getLogger(__name__)

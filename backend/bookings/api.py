@@ -15,7 +15,6 @@ from rest_framework.views import APIView
 
 from backend.enforcement.authentication import PassengerAuthentication
 from backend.tariffs.api.serializers import AwareDateTimeField
-from dispatch.services import DispatchError
 from zones.classify import Zone, default_classifier
 
 from . import services
@@ -105,6 +104,6 @@ class BookingCancelView(_BookingView):
     def post(self, request, pk: int):
         try:
             booking = services.cancel(pk, passenger=self.passenger())
-        except DispatchError as exc:
+        except services.BookingError as exc:
             raise ValidationError({"detail": exc.message, "code": exc.code}) from None
         return Response(booking_payload(booking))

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
-from backend.trips.models import Passenger, Ride
-from dispatch import services as dispatch
+from backend.trips.models import Passenger
 from taxilaw import bookings as law
 
 from .models import Booking, BookingStatus
 
-DUE_PER_TICK = 20  # bookings dispatched by one tick at most: a tick does bounded work
+
+
+class BookingError(Exception):
+    """A booking the passenger or operator may not change; the API answers it as a 400 with its code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, str(message)
 
 
 def params(on=None) -> law.BookingParams:
@@ -46,41 +51,10 @@ def cancel(booking_id: int, *, passenger: Passenger | None = None) -> Booking:
     if passenger is not None:
         mine = mine.filter(passenger=passenger)
     if not mine.exists():
-        raise dispatch.DispatchError("not_your_booking", _("Este agendamento não é seu."))
+        raise BookingError("not_your_booking", _("Este agendamento não é seu."))
     if mine.filter(status=BookingStatus.SCHEDULED).update(status=BookingStatus.CANCELLED, cancelled_at=timezone.now()) != 1:
-        raise dispatch.DispatchError("booking_not_scheduled", _("Este agendamento já foi despachado ou cancelado."))
+        raise BookingError("booking_not_scheduled", _("Este agendamento já foi despachado ou cancelado."))
     return mine.get()
-
-
-def dispatch_due(now: datetime | None = None, limit: int = DUE_PER_TICK) -> list[Ride]:
-    """Turn the bookings due by ``now`` into rides; each is claimed by one process only.
-
-    The claim is a conditional UPDATE (status still ``scheduled``) in the same transaction as the ride:
-    a second process's UPDATE waits on the row and then matches nothing, and a process that dies
-    before its commit leaves the booking scheduled for the next tick.
-    """
-    now = now or timezone.now()
-    due = list(Booking.objects.filter(status=BookingStatus.SCHEDULED, dispatch_at__lte=now)
-               .order_by("dispatch_at").values_list("pk", flat=True)[:limit])
-    rides = []
-    for pk in due:
-        try:
-            with transaction.atomic():
-                if Booking.objects.filter(pk=pk, status=BookingStatus.SCHEDULED).update(
-                        status=BookingStatus.DISPATCHED, dispatched_at=now) != 1:
-                    continue  # another process took it
-                b = Booking.objects.select_related("passenger").get(pk=pk)
-                ride = dispatch.request_ride(
-                    pickup={"lat": b.pickup_lat, "lon": b.pickup_lon, "address": b.pickup_address},
-                    destination={"lat": b.destination_lat, "lon": b.destination_lon, "address": b.destination_address}
-                    if b.destination_lat is not None else None,
-                    passenger=b.passenger, caller_name=b.caller_name, caller_phone=b.caller_phone)
-                Booking.objects.filter(pk=pk).update(ride=ride)
-                rides.append(ride)
-        except dispatch.DispatchError as exc:  # the passenger has another ride open at that moment
-            Booking.objects.filter(pk=pk, status=BookingStatus.SCHEDULED).update(
-                status=BookingStatus.FAILED, note=str(exc.message)[:255])
-    return rides
 
 
 def upcoming(limit: int = 100):

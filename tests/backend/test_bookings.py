@@ -8,6 +8,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from backend.bookings import services
+from dispatch.bookings import dispatch_due
 from backend.bookings.models import Booking
 from dispatch import grid
 from backend.trips.models import Passenger, Ride
@@ -86,10 +87,10 @@ def test_too_soon_is_refused_citing_the_article(maria):
 def test_a_due_booking_becomes_a_ride_offered_once(working_cab, maria):
     cab = free_cab(working_cab())
     booking = services.book(passenger=maria, pickup=PICKUP, destination=RODOVIARIA, pickup_at=timezone.now() + timedelta(hours=2))
-    assert services.dispatch_due() == []  # not yet
+    assert dispatch_due() == []  # not yet
     later = booking.dispatch_at + timedelta(seconds=1)
-    (ride,) = services.dispatch_due(now=later)
-    assert services.dispatch_due(now=later) == []  # claimed: never twice
+    (ride,) = dispatch_due(now=later)
+    assert dispatch_due(now=later) == []  # claimed: never twice
     booking.refresh_from_db()
     assert (booking.status, booking.ride_id) == ("dispatched", ride.pk)
     assert ride.passenger == maria and ride.destination_address == "Rodoviária"
@@ -100,7 +101,7 @@ def test_a_due_booking_becomes_a_ride_offered_once(working_cab, maria):
 def test_a_booking_no_cab_takes_escalates_at_dispatch_time_before_the_pickup():
     booking = services.book(pickup=PICKUP, caller_name="Dona Lúcia", caller_phone="3237211234",
                             pickup_at=timezone.now() + timedelta(hours=2))
-    (ride,) = services.dispatch_due(now=booking.dispatch_at)
+    (ride,) = dispatch_due(now=booking.dispatch_at)
     ride.refresh_from_db()
     assert ride.escalated and ride.caller_phone == "3237211234" and ride.created_by == "operator"
     assert booking.pickup_at - timezone.now() > timedelta(minutes=14)  # the operators still have the lead time
@@ -110,7 +111,7 @@ def test_a_booking_no_cab_takes_escalates_at_dispatch_time_before_the_pickup():
 def test_a_passenger_with_a_ride_open_at_dispatch_time_gets_a_failed_booking_not_a_second_ride(maria):
     Ride.objects.create(passenger=maria, pickup_lat=-21.13, pickup_lon=-42.37, status="requested")
     booking = services.book(passenger=maria, pickup=PICKUP, pickup_at=timezone.now() + timedelta(hours=2))
-    assert services.dispatch_due(now=booking.dispatch_at) == []
+    assert dispatch_due(now=booking.dispatch_at) == []
     booking.refresh_from_db()
     assert booking.status == "failed" and "corrida em andamento" in booking.note
 
@@ -122,7 +123,7 @@ def test_cancel_own_booking_once(maria):
     assert passenger_client(maria).post(f"/api/bookings/{booking.pk}/cancel/").json()["status"] == "cancelled"
     again = passenger_client(maria).post(f"/api/bookings/{booking.pk}/cancel/")
     assert again.status_code == 400 and again.json()["code"] == "booking_not_scheduled"
-    assert services.dispatch_due(now=booking.dispatch_at) == []
+    assert dispatch_due(now=booking.dispatch_at) == []
 
 
 @pytest.mark.article("Art. 66")

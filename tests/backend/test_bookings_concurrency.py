@@ -8,6 +8,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from backend.bookings import services
+from dispatch.bookings import dispatch_due
 from backend.bookings.models import Booking
 from backend.trips.models import Ride
 
@@ -26,7 +27,7 @@ def test_eight_ticks_at_once_dispatch_a_booking_once():
     def tick():
         try:
             barrier.wait()
-            results.append(len(services.dispatch_due(now=booking.dispatch_at)))
+            results.append(len(dispatch_due(now=booking.dispatch_at)))
         finally:
             connections.close_all()
 
