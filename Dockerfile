@@ -8,6 +8,7 @@ COPY dispatch dispatch
 COPY zones zones
 COPY driver_app driver_app
 COPY manage.py ./
-RUN pip install --no-cache-dir . && python manage.py collectstatic --no-input --verbosity 0
+# collectstatic only imports the settings: a throwaway key, never the one the platform runs with.
+RUN pip install --no-cache-dir . && DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input --verbosity 0
 EXPOSE 8000
 CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "backend.asgi:application"]

@@ -10,9 +10,9 @@ STAMP := $(VENV)/.installed
 DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
 
 # Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots, Chromium for the console.
-SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium
+SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium poppler-utils
 
-.PHONY: run test install system-deps law-table messages clean
+.PHONY: run test deploy-check install system-deps law-table messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,9 @@ system-deps:
 	if [ -n "$$missing" ]; then echo "apt-get install $$missing"; \
 	  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; fi
 
-## Runs the platform on http://$(HOST):$(PORT) with Muriaé demo data (SQLite, in-memory channel layer).
+## Runs the platform on http://$(HOST):$(PORT) with Muriaé demo data (SQLite, in-memory channel layer),
+## in development mode, asked for explicitly (the settings' defaults are production's).
+run: export DJANGO_DEBUG = 1
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
@@ -43,17 +45,24 @@ run: install
 	@echo "  Extratos semanais:     http://$(HOST):$(PORT)/extratos/    usuário permissionario ou auxiliar / senha taxi12345"
 	@echo "  API (OpenAPI):         http://$(HOST):$(PORT)/api/docs/"
 	@echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"
+	@echo "  Agendador: prazos da lei e fechamento das semanas (log em var/scheduler.log)"
 	@echo
 	@mkdir -p var; trap 'kill 0' INT TERM EXIT; \
+	$(BIN)/python manage.py scheduler --interval 30 > var/scheduler.log 2>&1 & \
 	if [ "$(SIM_CABS)" != "0" ]; then \
 	  (sleep 5 && $(BIN)/python manage.py simulate --cabs $(SIM_CABS) --rides-per-minute 4 --url ws://$(HOST):$(PORT) > var/simulator.log 2>&1) & \
 	fi; \
 	$(BIN)/daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
-## Installs everything, lints (ruff) and runs the whole test suite.
-test: system-deps install
+## Installs everything, lints (ruff), checks the production settings (`check --deploy`) and runs the whole test suite.
+test: system-deps install deploy-check
 	$(BIN)/ruff check .
 	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
+
+## Django's deployment checklist (the security-tagged checks) against the production settings (a throwaway secret, DEBUG off).
+deploy-check: install
+	DJANGO_DEBUG=0 DJANGO_SECRET_KEY=deploy-check-$$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n') \
+	  $(BIN)/python manage.py check --deploy --tag security --fail-level WARNING
 
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.
 law-table: install

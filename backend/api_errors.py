@@ -5,7 +5,7 @@ code, message}]}``; a serializer error keeps DRF's per-field messages. A
 database constraint that a race slipped past becomes a 400 too, never a 500.
 """
 
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
@@ -54,6 +54,12 @@ def exception_handler(exc, context):
     if isinstance(exc, IntegrityError):
         return Response(
             {"detail": str(_("A operação conflita com um registro existente; nada foi gravado."))},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, (DataError, OverflowError)):
+        # The safety net behind serializers' max_length and backend.api.params: a value the column cannot hold.
+        return Response(
+            {"detail": str(_("Um valor está fora do intervalo ou é longo demais para o campo; nada foi gravado."))},
             status=status.HTTP_400_BAD_REQUEST,
         )
     return drf_exception_handler(exc, context)

@@ -1,12 +1,15 @@
 """Django settings, read from the environment.
 
-Defaults run everything embedded (SQLite, the in-memory channel layer) so that
-``make run`` works on a fresh machine; ``DATABASE_URL`` selects PostgreSQL
-(psycopg 3) and ``REDIS_URL`` selects channels-redis for several Daphne
-processes.
+Defaults are the safe, production ones: DEBUG off, no secret key unless
+``DJANGO_SECRET_KEY`` is given, HTTPS-only cookies and HSTS. ``make run`` and
+the test suite ask for development explicitly (``DJANGO_DEBUG=1``). Storage
+defaults to the embedded engines (SQLite, the in-memory channel layer);
+``DATABASE_URL`` selects PostgreSQL (psycopg 3) and ``REDIS_URL`` selects
+channels-redis for several Daphne processes.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -20,12 +23,28 @@ def env_flag(name: str, default: bool) -> bool:
     return os.environ.get(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
+DEBUG = env_flag("DJANGO_DEBUG", False)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
 if not SECRET_KEY:
-    raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    raise RuntimeError("DJANGO_SECRET_KEY must be set unless DJANGO_DEBUG=1 (development)")
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# Proxies in front of Daphne that append to X-Forwarded-For; 0: believe only the socket's address.
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))
+
+# Served over HTTPS (by a TLS proxy in front of Daphne) unless told otherwise: cookies only over HTTPS,
+# HTTP redirected, HSTS for a year. DJANGO_HTTPS=0 for a trial on plain http://127.0.0.1.
+HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SILENCED_SYSTEM_CHECKS = [
+    # HSTS preload binds every subdomain of the municipality's domain for years: the city's IT decides
+    # it for the domain, not this application.
+    "security.W021",
+]
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # only a trusted proxy sets it
 
 INSTALLED_APPS = [
     "daphne",
@@ -37,10 +56,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
     "csp",
+    "backend.accounts",
     "backend.parameters",
     "backend.registry",
     "backend.ranks",
@@ -51,6 +72,9 @@ INSTALLED_APPS = [
     "backend.receipts",
     "backend.ratings",
     "backend.bookings",
+    "backend.notices",
+    "backend.scheduler",
+    "backend.payments",
     "dispatch",
 ]
 
@@ -64,6 +88,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
 ROOT_URLCONF = "backend.urls"
@@ -115,6 +140,20 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
 
+# Password guessing (django-axes): after AXES_FAILURE_LIMIT failures an account, and separately an
+# address, is locked out for AXES_COOLOFF_TIME, on the admin login and on /api/auth/token/ alike;
+# attempts live in the database, so every Daphne process sees them.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on every start; failures still reach the log
+AXES_CLIENT_IP_CALLABLE = "backend.accounts.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "backend.accounts.lockout.lockout_response"
+# An API token (REST and the drivers' websocket) lives this long after its login.
+AUTH_TOKEN_TTL = timedelta(hours=int(os.environ.get("AUTH_TOKEN_TTL_HOURS", "24")))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -133,14 +172,16 @@ LOGIN_URL = "/admin/login/"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "backend.accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "backend.api.schema.AppTaggedAutoSchema",
     "EXCEPTION_HANDLER": "backend.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "backend.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "NUM_PROXIES": TRUSTED_PROXIES,  # throttles identify clients as backend.accounts.client_ip does
+    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_RATE", "20/min")},
 }
 
 SPECTACULAR_SETTINGS = {
@@ -150,6 +191,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "accounts", "description": "Login (expiring tokens) and logout"},
+        {"name": "registry", "description": "Permits, people, vehicles, auxiliaries, CMTs (Caps. I, II, V, VII)"},
+        {"name": "ranks", "description": "Zones, ranks, check-ins, swaps, contests (Art. 15-27, 41)"},
+        {"name": "tariffs", "description": "Decrees, correction tables, tariff studies, the meter (Art. 42-47)"},
+        {"name": "statements", "description": "Weekly 25/75 statements (Art. 1)"},
+        {"name": "enforcement", "description": "Autos, penalties, appeals, complaints (Art. 54-64)"},
+        {"name": "parameters", "description": "Dated municipal parameters and holidays"},
+        {"name": "dispatch", "description": "Passenger sign-up (radio-taxi dispatch, Art. 66)"},
+    ],
 }
 
 # Content-Security-Policy (django-csp): no inline or foreign script on any page, so a text that slipped

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its initialiser as a script file: the CSP forbids inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("backend.accounts.urls")),
     path("api/", include("backend.registry.api.urls")),
     path("api/", include("dispatch.urls")),
     path("api/", include("backend.ranks.urls")),
@@ -21,6 +22,8 @@ urlpatterns = [
     path("api/", include("backend.parameters.urls")),
     path("api/", include("backend.tariffs.urls")),
     path("api/", include("backend.enforcement.urls")),
+    path("api/", include("backend.notices.urls")),
+    path("api/", include("backend.payments.urls")),
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
     path("", include("backend.receipts.urls")),

@@ -57,6 +57,7 @@ if __name__ == "__main__" and str(ROOT) not in sys.path:
 
 def _build_naive_application():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # a benchmark is development
     from django.core.asgi import get_asgi_application
 
     get_asgi_application()
@@ -756,7 +757,7 @@ def main():
 
     tmp = Path(tempfile.mkdtemp(prefix="dispatch-bench-"))
     db = Database(args.db, args.pg_url, tmp, fleet_template(args.cabs, args.passengers) if args.reuse_fleet else None)
-    os.environ.update(DJANGO_SETTINGS_MODULE="backend.settings", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
+    os.environ.update(DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
     os.environ.pop("REDIS_URL", None)
     (tmp / "bench_pubsub_settings.py").write_text(
         "from backend.settings import *  # noqa\n"

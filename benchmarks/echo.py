@@ -15,6 +15,7 @@ import os
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")  # a benchmark is development
 django.setup()
 
 from channels.consumer import get_handler_name  # noqa: E402

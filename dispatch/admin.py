@@ -3,7 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.trips.admin import RideAdmin
 from backend.trips.models import Ride
-
 from zones.classify import Zone
 
 from .models import Cab, Offer

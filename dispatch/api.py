@@ -3,6 +3,7 @@
 import re
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -32,6 +33,8 @@ class PassengerSignupView(APIView):
     authentication_classes = []
     throttle_classes = [SignupThrottle]
 
+    @extend_schema(request=PassengerSignupSerializer, auth=[], responses={201: inline_serializer("PassengerSignedUp", {
+        "id": serializers.IntegerField(), "name": serializers.CharField(), "token": serializers.CharField()})})
     def post(self, request):
         serializer = PassengerSignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

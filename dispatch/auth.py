@@ -1,20 +1,21 @@
 """Websocket authentication.
 
 Drivers: a native app sends no ``Origin``, so this route has its own stack:
-``Authorization: Token <key>`` in the handshake headers (never in the URL).
+``Authorization: Token <key>`` in the handshake headers (never in the URL), refused
+once expired or revoked as on the REST API (``backend.accounts.tokens``).
 Passengers: the first frame is ``{"type": "auth", "token": ...}``.
 Operators: the Django session, behind origin validation.
 """
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
-from rest_framework.authtoken.models import Token
+
+from backend.accounts.tokens import live_user
 
 
 @database_sync_to_async
 def _user_for_token(key: str):
-    token = Token.objects.select_related("user", "user__person").filter(key=key).first()
-    return token.user if token and token.user.is_active else AnonymousUser()
+    return live_user(key, related=("user__person",)) or AnonymousUser()
 
 
 class DriverTokenAuthMiddleware:

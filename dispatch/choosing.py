@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from backend.ranks.models import Rank, RankCheckIn
 from backend.registry.models import Permit, Person
 from taxilaw.geodesy import distance_m
+from zones import Zone
 
 from . import grid
 from .compliance import may_work
@@ -27,6 +28,7 @@ MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
 SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
+OUTSIDE = Zone.OUTSIDE.value  # Cab.zone of a cab last seen outside the municipality
 
 
 @dataclass
@@ -73,7 +75,7 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
          c.compliance_facts, c.facts_epoch,
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
-  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND {where}
+  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND c.zone <> %s AND {where}
     AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
   ORDER BY flat2, c.id LIMIT %s
 ) c
@@ -101,7 +103,8 @@ def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[in
         exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
     )
     shrink2 = math.cos(math.radians(lat)) ** 2
-    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, *among, OfferStatus.PENDING, *exclude, limit]
+    # a cab last seen outside the municipality is kept on the map but is never a candidate (Art. 25)
+    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
     cabs = list(Cab.objects.raw(sql, params))
     for cab in cabs:
         cab.permit = Permit.from_db(cab._state.db, ["id", "number"], [cab.permit_id, cab.permit_number])

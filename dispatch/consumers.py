@@ -141,7 +141,7 @@ class DriverConsumer(_Base):
     role = "driver"
 
     async def connect(self):
-        self.groups, self.cab = [], None
+        self.groups, self.cab, self.last_fix = [], None, None
         user = self.scope.get("user")
         person = getattr(user, "person", None) if user and user.is_authenticated else None
         if person is None:
@@ -181,6 +181,7 @@ class DriverConsumer(_Base):
         return {"trip_id": str(data["trip_id"])} if kind == "street_trip_complete" else {}
 
     async def on_position(self, data):
+        self.last_fix = (data["lat"], data["lon"])  # a rank check-in carries it (Art. 9, V)
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
@@ -188,7 +189,8 @@ class DriverConsumer(_Base):
         await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):
-        checkin = await database_sync_to_async(services.rank_check_in)(self.cab.permit_id, data["rank_id"])
+        checkin = await database_sync_to_async(services.rank_check_in)(
+            self.cab.permit_id, data["rank_id"], self.last_fix)  # Art. 9, V: where the GPS shows the cab
         await self.send_json(wire.RANK_CHECKED_IN(**checkin))
 
     async def on_rank_check_out(self, data):

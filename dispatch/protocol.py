@@ -1,4 +1,4 @@
-"""What clients may send, protocol version 1.2: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
+"""What clients may send, protocol version 1.3: every inbound schema (the wire contract, ``dispatch.wire``, re-exports it).
 
 Every frame is a JSON object with a ``type``. ``parse`` turns a frame into
 ``(type, data)`` or raises :class:`ProtocolError`, which the consumer sends
@@ -11,10 +11,12 @@ import json
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
+from zones.boundary import inside_municipality, outside_reason
 
 VERSION = (1, 3)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
@@ -31,6 +33,15 @@ class Point(serializers.Serializer):
     lat = serializers.FloatField(min_value=-90, max_value=90)
     lon = serializers.FloatField(min_value=-180, max_value=180)
     address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class Place(Point):
+    """A pickup or destination: a point inside the municipality of Muriaé (Art. 25; zones.boundary)."""
+
+    def validate(self, data):
+        if not inside_municipality(data["lon"], data["lat"]):
+            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
+        return data
 
 
 class Empty(serializers.Serializer):
@@ -99,8 +110,8 @@ class StreetTripComplete(serializers.Serializer):
 
 
 class RideRequest(serializers.Serializer):
-    pickup = Point()
-    destination = Point(required=False, allow_null=True)
+    pickup = Place()
+    destination = Place(required=False, allow_null=True)
 
 
 class RideCancel(RideId):

@@ -24,6 +24,7 @@ from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import record_finished_trip
 from taxilaw.geodesy import distance_m
+from zones.gazetteer import AddressError, default_gazetteer
 
 from . import events, snapshots, wire
 from .choosing import Choice, choose
@@ -115,12 +116,15 @@ def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
     return told
 
 
-def rank_check_in(permit_id: int, rank_id: int) -> dict:
-    """Check the cab in at a rank (Art. 22; visitors per Art. 27, §3) and give its place in the queue."""
+def rank_check_in(permit_id: int, rank_id: int, position: tuple[float, float] | None = None) -> dict:
+    """Check the cab in at a rank where its last GPS fix shows it (Art. 9, V; Art. 22; visitors per Art. 27, §3)
+    and give its place in the queue."""
     rank = Rank.objects.filter(pk=rank_id).first()
     if rank is None:
         raise DispatchError("unknown_rank", _("Ponto inexistente."))
-    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank)
+    if position is None:  # no fix on this connection yet: the last one flushed to the cab's row
+        position = Cab.objects.filter(permit_id=permit_id, lat__isnull=False).values_list("lat", "lon").first()
+    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank, position=position)
     position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
     return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
 
@@ -137,6 +141,16 @@ def rank_check_out(permit_id: int) -> None:
 
 def passenger_by_token(token: str) -> Passenger | None:
     return Passenger.objects.filter(token=token).first()
+
+
+def _address(point: dict) -> str:
+    """The address typed, else "Rua X, bairro Y" of the nearest street (the driver's offer shows it)."""
+    if point.get("address"):
+        return point["address"]
+    try:
+        return default_gazetteer().reverse(point["lon"], point["lat"]).address
+    except AddressError:  # outside: the protocol refuses such places; a direct caller gets no address
+        return ""
 
 
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
@@ -158,10 +172,10 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             created_by="passenger" if passenger else "operator",
             pickup_lat=pickup["lat"],
             pickup_lon=pickup["lon"],
-            pickup_address=pickup.get("address", ""),
+            pickup_address=_address(pickup),
             destination_lat=destination["lat"] if destination else None,
             destination_lon=destination["lon"] if destination else None,
-            destination_address=destination.get("address", "") if destination else "",
+            destination_address=_address(destination) if destination else "",
             **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
         )
         if choice:

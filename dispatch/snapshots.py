@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 
@@ -62,6 +63,7 @@ def ride(ride: Ride) -> dict:
         "cancel_reason": ride.cancel_reason,
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
+        "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))

@@ -6,6 +6,8 @@ websockets of docs/dispatch-protocol.md; the two small JSON views here fill what
 the events do not carry (the offer history of a ride, the rank queues).
 """
 
+import re
+
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Count, Q
@@ -66,3 +68,30 @@ def rank_queues(request):
 
     rows = Rank.objects.filter(active=True).annotate(queue=Count("checkins", filter=Q(checkins__checked_out_at__isnull=True)))
     return JsonResponse({"queues": {str(r.pk): r.queue for r in rows}})
+
+
+@require_GET
+@never_cache
+def caller_history(request):
+    """A known caller's recent pickups and names, by phone (the operators' phone booking): DIMUTRAN staff only."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return JsonResponse({"detail": "Acesso restrito aos operadores da DIMUTRAN."}, status=403)
+    digits = re.sub(r"\D", "", request.GET.get("phone", ""))[:13]
+    if len(digits) < 8:
+        return JsonResponse({"phone": digits, "names": [], "pickups": []})
+    tail = digits[-8:]  # "(32) 99999-1234", "32999991234" and "999991234" are one caller
+    rides = (Ride.objects.filter(Q(caller_phone__contains=tail[-4:]) | Q(passenger__phone__endswith=tail))
+             .select_related("passenger").order_by("-requested_at")[:50])
+    names, pickups = {}, {}
+    for ride in rides:
+        phone = re.sub(r"\D", "", ride.passenger.phone if ride.passenger_id else ride.caller_phone)
+        if not phone.endswith(tail):
+            continue
+        name = ride.caller_name or (ride.passenger.name if ride.passenger_id else "")
+        if name:
+            names.setdefault(name, None)
+        key = (round(ride.pickup_lat, 4), round(ride.pickup_lon, 4))
+        if key not in pickups:
+            pickups[key] = {"lat": ride.pickup_lat, "lon": ride.pickup_lon, "address": ride.pickup_address,
+                            "requested_at": ride.requested_at.isoformat()}
+    return JsonResponse({"phone": digits, "names": list(names)[:5], "pickups": list(pickups.values())[:5]})

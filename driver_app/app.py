@@ -6,20 +6,24 @@ view-models after each change and forward button presses to them.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen
 
-from .session import Session, demo_offer
+from .navigation import default_navigator
+from .session import Session, _on_android, demo_offer
+from .streetmap import StreetMapWidget
 from .viewmodels.flag import DISPLAY
 
 KV_DIR = Path(__file__).with_name("kv")
-KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "meter.kv", "offer.kv", "split.kv")
+KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "meter.kv", "offer.kv", "split.kv", "payment.kv")
 
 DAY = {"bg": (0.95, 0.95, 0.93, 1), "card": (1, 1, 1, 1), "fg": (0.08, 0.09, 0.1, 1),
        "muted": (0.38, 0.4, 0.43, 1), "accent": (0.11, 0.40, 0.85, 1)}
@@ -121,6 +125,9 @@ class MeterScreen(Screen):
 class OfferScreen(Screen):
     active = BooleanProperty(False)
     pickup = StringProperty("")
+    pickup_lat = NumericProperty(0.0)
+    pickup_lon = NumericProperty(0.0)
+    can_navigate = BooleanProperty(False)
     distance = StringProperty("")
     countdown = StringProperty("")
     progress = NumericProperty(0)
@@ -134,6 +141,9 @@ class OfferScreen(Screen):
         o = s.offer
         self.active, self.pickup, self.distance = o.active, o.pickup_text, o.distance_text
         self.countdown, self.progress = o.countdown_text, o.progress
+        point = o.pickup_point
+        self.can_navigate = point is not None
+        self.pickup_lat, self.pickup_lon = (point[0], point[1]) if point else (0.0, 0.0)
         self.outcome = "" if o.active else self.OUTCOMES.get(o.outcome, "")
 
 
@@ -154,10 +164,13 @@ class SplitScreen(Screen):
     my_part = StringProperty("")
     error = StringProperty("")
     note = StringProperty("")
+    received = StringProperty("")
+    settlement = StringProperty("")
 
     def refresh(self, s: Session) -> None:
         v = s.split
         self.agreement, self.error, self.note = v.agreement_text, v.error, v.note
+        self.received, self.settlement = v.received_text, v.settlement_text
         self.my_part_label, self.my_part = v.my_part_label, v.my_part
         if v.this_week:
             w = v.this_week
@@ -170,8 +183,40 @@ class SplitScreen(Screen):
                                                 auxiliary=row.auxiliary, holder=row.permit_holder))
 
 
+class PaymentScreen(Screen):
+    fare = StringProperty("")
+    method_text = StringProperty("")
+    receiver = StringProperty("")
+    payload = StringProperty("")
+    payload_lines = StringProperty("")  # the BR Code cut in lines: a Label wraps only at blanks
+    message = StringProperty("")
+    queue = StringProperty("")
+    choosing = BooleanProperty(True)
+    qr_texture = ObjectProperty(None, allownone=True)
+
+    def refresh(self, s: Session) -> None:
+        p = s.payment
+        if p is None:
+            return
+        self.fare, self.method_text, self.receiver = p.fare_text, p.method_text, p.receiver_text
+        self.message, self.queue, self.choosing = p.message, p.queue_text, p.pending
+        if p.pix_payload != self.payload:
+            self.payload = p.pix_payload
+            self.payload_lines = "\n".join(p.pix_payload[i:i + 44] for i in range(0, len(p.pix_payload), 44))
+            self.qr_texture = _png_texture(p.qr_png()) if p.pix_payload else None
+
+
+def _png_texture(png: bytes):
+    """A Kivy texture from PNG bytes (the QR code), nearest-neighbour so its modules stay sharp."""
+    from kivy.core.image import Image as CoreImage
+
+    texture = CoreImage(io.BytesIO(png), ext="png").texture
+    texture.mag_filter = "nearest"
+    return texture
+
+
 SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "meter": MeterScreen,
-           "offer": OfferScreen, "split": SplitScreen}
+           "offer": OfferScreen, "split": SplitScreen, "payment": PaymentScreen}
 
 
 class DriverApp(App):
@@ -188,10 +233,12 @@ class DriverApp(App):
         super().__init__(**kw)
         self.session = session
         self.tick_s = tick_s
+        self.navigator = default_navigator(_on_android())
 
     # -- building -----------------------------------------------------------------------
 
     def build(self):
+        Factory.register("StreetMapWidget", cls=StreetMapWidget)
         for name in KV_FILES:
             Builder.load_file(str(KV_DIR / name))
         root = RootLayout()
@@ -200,7 +247,9 @@ class DriverApp(App):
         for name, cls in SCREENS.items():
             sm.add_widget(cls(name=name))
         s = self.session
-        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride):
+        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride, s.payment):
+            if vm is None:
+                continue
             vm.subscribe(lambda _vm: self.refresh())
         self.root_layout = root
         if s.login.logged_in:
@@ -290,9 +339,28 @@ class DriverApp(App):
     def meter_toggle(self) -> None:
         if self.session.meter.running:
             self.session.stop_trip()
+            if self.session.payment is not None and self.session.payment.pending:
+                self.go("payment")  # how the passenger pays, with the Pix QR of the fare
         else:
             self.session.start_trip()
         self.refresh()
+
+    def pay(self, method: str) -> None:
+        if self.session.payment is not None:
+            self.session.payment.choose(method)
+        self.refresh()
+
+    def copy_pix(self) -> None:
+        """The "Pix copia e cola" to the phone's clipboard, to paste in a message to the passenger."""
+        from kivy.core.clipboard import Clipboard
+
+        if self.session.payment is not None and self.session.payment.pix_payload:
+            Clipboard.copy(self.session.payment.pix_payload)
+
+    def payment_done(self) -> None:
+        if self.session.payment is not None:
+            self.session.payment.done()
+        self.go("meter")
 
     def offer_accept(self) -> None:
         if self.session.offer.accept():
@@ -300,6 +368,9 @@ class DriverApp(App):
 
     def offer_decline(self) -> None:
         self.session.offer.decline()
+
+    def navigate_to_pickup(self) -> bool:
+        return self.session.offer.navigate(self.navigator)
 
     def on_pause(self) -> bool:  # Android: keep the trip; the state is saved
         self.session.meter.save()

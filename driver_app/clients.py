@@ -185,7 +185,8 @@ class FakeDispatch:
 @runtime_checkable
 class StatementsClient(Protocol):
     def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
-        """{"agreement": {kind, auxiliary_percent, witnesses}, "weeks": [{week_start, gross, fares}]}."""
+        """{"agreement": {kind, auxiliary_percent, witnesses}, "weeks": [{week_start, gross, fares}],
+        "settlement": None or the running week's {transfer, collected: [{party, method, amount}]}}."""
 
 
 @runtime_checkable
@@ -253,9 +254,14 @@ class HttpStatementsClient:
 
     def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
         rows: list[dict[str, Any]] = []
+        settlement: Optional[dict[str, Any]] = None
         try:
             current = self.registry._request("GET", "/api/statements/current/", token=token)
             rows.extend(current.get("statements", []))
+            running = next((r for r in current.get("statements", []) if r.get("settlement")), None)
+            if running is not None:  # the running week's settlement between the partners (Art. 1, §3)
+                settlement = {"transfer": running.get("transfer_label", ""),
+                              "collected": running["settlement"].get("collected", [])}
         except ApiError as exc:
             if isinstance(exc, NetworkError):
                 raise
@@ -275,7 +281,7 @@ class HttpStatementsClient:
                          "witnesses": 2 if kind == "contract" else 0,
                          "reference": row.get("contract_reference", "")}
         ordered = sorted(by_week.values(), key=lambda w: w["week_start"], reverse=True)[:weeks]
-        return {"agreement": agreement, "weeks": ordered}
+        return {"agreement": agreement, "weeks": ordered, "settlement": settlement}
 
 
 class FakeStatements:
@@ -285,6 +291,7 @@ class FakeStatements:
         self.agreement = agreement if agreement is not None else {"kind": "law", "auxiliary_percent": "25",
                                                                   "witnesses": 0}
         self.online = True
+        self.settlement: Optional[dict[str, Any]] = None  # {transfer, collected: [{party, method, amount}]}
 
     def add_fare(self, week_start: date, amount: Decimal) -> None:
         key = week_start.isoformat()
@@ -299,7 +306,7 @@ class FakeStatements:
         if not self.online:
             raise NetworkError("offline")
         ordered = sorted(self.weeks, key=lambda w: w["week_start"], reverse=True)[:weeks]
-        return {"agreement": dict(self.agreement), "weeks": [dict(w) for w in ordered]}
+        return {"agreement": dict(self.agreement), "weeks": [dict(w) for w in ordered], "settlement": self.settlement}
 
 
 class FakeTrips:
@@ -321,16 +328,78 @@ class FakeTrips:
             self.statements.add_fare(week_start(datetime.fromisoformat(trip["stopped_at"])), Decimal(trip["total"]))
 
 
+# -- payments -------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class PaymentsClient(Protocol):
+    def pix_terms(self, token: str) -> dict[str, Any]:
+        """{key, receiver, city, receiver_is_holder}: whose Pix key receives the fares driven now."""
+
+    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
+        """Record how a completed ride was paid (``POST /api/rides/<id>/payment/``); RejectedError when
+        refused (already recorded, a method the ride cannot have), NetworkError offline."""
+
+
+class HttpPaymentsClient:
+    def __init__(self, registry: HttpRegistryClient):
+        self.registry = registry
+
+    def pix_terms(self, token: str) -> dict[str, Any]:
+        return self.registry._request("GET", "/api/me/pix-terms/", token=token)
+
+    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
+        body = json.dumps({"method": method, "card_machine": card_machine}).encode()
+        req = urllib.request.Request(f"{self.registry.base_url}/api/rides/{int(ride_id)}/payment/", data=body,
+                                     method="POST")
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Accept", "application/json")
+        req.add_header("Authorization", f"Token {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=self.registry.timeout) as resp:
+                return json.loads(resp.read().decode("utf-8") or "null")
+        except urllib.error.HTTPError as exc:
+            if exc.code in (400, 404):  # refused for good: the reason's code and pt-BR message
+                try:
+                    answer = json.loads(exc.read().decode("utf-8") or "{}")
+                except ValueError:
+                    answer = {}
+                reasons = answer.get("reasons") or [{}]
+                raise RejectedError(reasons[0].get("code", str(exc.code)), answer.get("detail", "")) from exc
+            raise AuthError(str(exc.code)) if exc.code in (401, 403) else ApiError(str(exc.code)) from exc
+        except (urllib.error.URLError, OSError) as exc:
+            raise NetworkError(str(exc)) from exc
+
+
+class FakePayments:
+    def __init__(self, terms: Optional[dict[str, Any]] = None):
+        self.terms = terms if terms is not None else {"key": "+5532999991234", "receiver": "José da Silva Pereira",
+                                                      "city": "MURIAE", "receiver_is_holder": False}
+        self.recorded: dict[int, dict[str, Any]] = {}
+        self.online = True
+
+    def pix_terms(self, token: str) -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        return dict(self.terms)
+
+    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        if ride_id in self.recorded:
+            raise RejectedError("payment_already_recorded", "O pagamento desta corrida já foi registrado.")
+        self.recorded[ride_id] = {"method": method, "card_machine": card_machine}
+        return {"method": method}
+
+
 # -- tariff ---------------------------------------------------------------------------------
 
 
 @runtime_checkable
 class TariffClient(Protocol):
     def current(self, token: str) -> dict[str, Any]:
-        """``GET /api/tariffs/current/`` -> {"tariff": Tariff.to_dict() | None, "flag": {...}}."""
-
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        """ISO dates of Muriaé's municipal holidays, or None when the server does not let this user read them."""
+        """``GET /api/tariffs/current/`` -> {"tariff": Tariff.to_dict() | None, "flag": {...},
+        "meter": {"params": MeterParams.to_dict(), "holidays": [ISO dates]}}."""
 
 
 class HttpTariffClient:
@@ -340,32 +409,17 @@ class HttpTariffClient:
     def current(self, token: str) -> dict[str, Any]:
         return self.registry._request("GET", "/api/tariffs/current/", token=token)
 
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        try:
-            rows = self.registry._request("GET", "/api/municipal-holidays/", token=token)
-        except NetworkError:
-            raise
-        except ApiError:  # 403 today: the table is DIMUTRAN's; the flag of /api/tariffs/current/ is used instead
-            return None
-        rows = rows.get("results", []) if isinstance(rows, dict) else rows
-        return [r["date"] for r in rows if "date" in r]
-
 
 class FakeTariffs:
     def __init__(self, tariff: Optional[dict[str, Any]] = None, flag: Optional[dict[str, Any]] = None,
-                 holidays: Optional[list[str]] = None):
-        self.tariff, self.flag, self.holidays = tariff, flag or {}, holidays
+                 meter: Optional[dict[str, Any]] = None):
+        self.tariff, self.flag, self.meter = tariff, flag or {}, meter or {}
         self.online = True
 
     def current(self, token: str) -> dict[str, Any]:
         if not self.online:
             raise NetworkError("offline")
-        return {"tariff": self.tariff, "flag": self.flag}
-
-    def municipal_holidays(self, token: str) -> Optional[list[str]]:
-        if not self.online:
-            raise NetworkError("offline")
-        return self.holidays
+        return {"tariff": self.tariff, "flag": self.flag, "meter": self.meter}
 
 
 class FakeClock:

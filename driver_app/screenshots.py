@@ -142,10 +142,18 @@ def main(out_dir: str) -> int:
         shot("flag_bandeira_2_night")
         clock.advance(10)
         app.go("meter")
-        app.meter_toggle()  # stop: offline, so queued
+        app.meter_toggle()  # stop: offline, so queued; the payment screen opens
+        app.go("meter")
         yield
         shot("meter_ended_offline_night")
         app.set_theme(False)
+        app.go("payment")
+        app.pay("pix")  # the payment screen opened when the trip ended: the passenger pays by Pix
+        yield
+        shot("payment_pix")
+        manifest["payment_pix"]["copia_e_cola"] = app.sm.current_screen.ids.payload.text.replace("\n", "")
+        manifest["payment_pix"]["pix"] = session.payment.pix_payload
+        app.payment_done()
         app.go("split")
         yield
         shot("split")

@@ -9,15 +9,18 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from taxilaw.flags import local_time, municipal_holiday_dates
+from taxilaw.meter import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
 from .clients import (
     ApiError,
     FakeDispatch,
+    FakePayments,
     FakeRegistry,
     FakeStatements,
     FakeTrips,
+    HttpPaymentsClient,
     HttpRegistryClient,
     HttpStatementsClient,
     HttpTariffClient,
@@ -32,6 +35,7 @@ from .viewmodels import (
     LoginViewModel,
     MeterViewModel,
     OfferViewModel,
+    PaymentViewModel,
     PositionReporter,
     RideViewModel,
     SplitViewModel,
@@ -66,6 +70,7 @@ class Session:
     ride: Optional[RideViewModel] = None
     reporter: Optional[PositionReporter] = None
     tariffs: object = None  # TariffClient (None: demo, the built-in tariff)
+    payment: Optional[PaymentViewModel] = None
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -81,6 +86,9 @@ class Session:
         if self.login.token:
             self.dispatch.connect(self.login.token, self.on_dispatch)
         self.split.load(self.today(), self.cards.role)
+        if self.payment is not None:
+            self.payment.load_terms()
+            self.payment.flush()
         if self.meter.running:
             self.flag.trip_started(self.meter.last, street=self.meter.ride_id is None)
 
@@ -91,56 +99,54 @@ class Session:
         self.offer.on_message(msg)
         if msg.get("type") == "connection" and msg.get("online") and self.meter.queue:
             self.meter.sync(force=True)  # the network is back: send the finished trips
+        if msg.get("type") == "connection" and msg.get("online") and self.payment is not None and self.payment.queue:
+            self.payment.flush()
 
     @property
     def online(self) -> bool:
         return bool(getattr(self.dispatch, "online", True))
 
     def load_tariff(self) -> None:
-        """The tariff in force and the municipal holidays from the server (``/api/tariffs/current/``).
+        """The tariff in force, the meter's parameters and the municipal holidays, all the server's
+        (``/api/tariffs/current/``), cached for offline use (Art. 43, Art. 45).
 
-        Offline: the last tariff received (``tariff.json``), else the built-in demo tariff -- and the
-        meter's tariff line says so.  The demo session keeps the built-in tariff."""
+        Offline: the last answer received (``tariff.json``), and the meter's tariff line says so. Without
+        a decree in force, or offline before any answer, the meter does not start. The demo session keeps
+        the built-in tariff."""
         if self.tariffs is None:
             return
-        token = self.login.token or ""
-        base = municipal_holiday_dates(range(self.today().year - 1, self.today().year + 2))
         try:
-            current = self.tariffs.current(token)
-            listed = self.tariffs.municipal_holidays(token)
+            current = self.tariffs.current(self.login.token or "")
         except NetworkError:
             cached = self.store.load(TARIFF_FILE)
             if cached and cached.get("tariff"):
-                holidays = base | {date.fromisoformat(d) for d in cached.get("holidays", [])}
-                self.meter.set_tariff(Tariff.from_dict(cached["tariff"]),
-                                      "Sem conexão: última tarifa recebida do servidor.", holidays)
+                self._apply(cached, "Sem conexão: última tarifa recebida do servidor.")
             else:
-                holidays = base
-                self.meter.set_tariff(MURIAE_DEMO_TARIFF, "Sem conexão: tarifa de demonstração.", holidays)
-            self.flag.municipal_holidays = frozenset(holidays)
+                self.meter.set_tariff(None, "Sem conexão e nenhuma tarifa recebida do servidor: o taxímetro não pode "
+                                            "ser iniciado (Art. 45).")
             return
         except ApiError:
             return  # the server answered an error: keep what the meter has
-        extra = {date.fromisoformat(d) for d in listed} if listed is not None else set()
-        flag = current.get("flag") or {}
-        if flag.get("code") == "holiday" and flag.get("holiday_name"):
-            # the server's calendar says today is a holiday: make it one here too (Art. 45, II)
-            from taxilaw.flags import flag_for
-
-            if flag_for(self.clock(), 0.0, base | extra).code != "holiday":
-                extra.add(self.today())
-        holidays = base | extra
-        self.flag.municipal_holidays = frozenset(holidays)
         if current.get("tariff"):
-            tariff = Tariff.from_dict(current["tariff"])
-            self.meter.set_tariff(tariff, "", holidays)
-            self.store.save(TARIFF_FILE, {"tariff": tariff.to_dict(), "holidays": sorted(d.isoformat() for d in extra),
+            self._apply(current, "")
+            self.store.save(TARIFF_FILE, {"tariff": current["tariff"], "meter": current.get("meter") or {},
                                           "at": self.clock().isoformat()})
         else:
-            self.meter.set_tariff(MURIAE_DEMO_TARIFF, "Nenhuma tarifa decretada em vigor no servidor: tarifa de "
-                                                      "demonstração.", holidays)
+            self.store.delete(TARIFF_FILE)
+            self.meter.set_tariff(None, "Nenhuma tarifa decretada em vigor: o taxímetro não pode ser iniciado (Art. 45).")
 
-    def start_trip(self) -> None:
+    def _apply(self, answer: dict, note: str) -> None:
+        config = answer.get("meter") or {}
+        holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
+        params = MeterParams.from_dict(config["params"]) if config.get("params") else None
+        self.flag.municipal_holidays = holidays
+        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params)
+
+    def start_trip(self) -> bool:
+        """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45)."""
+        if not self.meter.can_start:
+            self.meter.changed()
+            return False
         ride_id = None
         if self.ride is not None and self.ride.status in ("accepted", "arriving"):
             self.ride.on_board()
@@ -148,17 +154,23 @@ class Session:
             ride_id = self.ride.ride_id
         self.meter.start(ride_id=ride_id)
         self.flag.trip_started(self.meter.last, street=ride_id is None)
+        return True
 
     def stop_trip(self) -> None:
         """End the trip at once: the fare shows, the trip is queued and sent without waiting (ride_complete
         for a dispatched ride, street_trip_complete otherwise); the answer comes later (``on_trip_confirmed``)."""
-        self.meter.stop()
+        trip_id, ride_id = self.meter.trip_id, self.meter.ride_id
+        reading = self.meter.stop()
+        if self.payment is not None and trip_id:
+            self.payment.begin(reading.total, trip_id, ride_id)
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
 
     def on_trip_confirmed(self, trip: dict, result) -> None:
-        """The central recorded a trip: this week's split now includes its fare."""
+        """The central recorded a trip: this week's split now includes its fare; its payment can be sent."""
+        if self.payment is not None:
+            self.payment.on_trip_confirmed(trip, getattr(result, "answer", None))
         self.split.load(self.today(), self.cards.role)
 
     def tick(self) -> None:
@@ -191,14 +203,20 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
             statements.weeks.append({"week_start": (monday - timedelta(days=7 * weeks_ago)).isoformat(),
                                      "gross": gross, "fares": fares})
         statements.weeks.append({"week_start": monday.isoformat(), "gross": "412.60", "fares": 19})
+        statements.settlement = {"transfer": "José da Silva Pereira paga R$ 209,45 a Maria Aparecida Costa", "collected": [
+            {"party": "auxiliary", "method": "cash", "amount": "186.40"},
+            {"party": "auxiliary", "method": "pix", "amount": "126.20"},
+            {"party": "holder", "method": "pix", "amount": "100.00"}]}
         trips = FakeTrips(statements)
         registry = FakeRegistry(me=demo_me(local_time(clock()).date()))
+        payments = FakePayments()
     else:
         from .ws import DispatchTripsClient, WsDispatchClient
 
         registry = HttpRegistryClient(api)
         statements = HttpStatementsClient(registry)
         tariffs = HttpTariffClient(registry)
+        payments = HttpPaymentsClient(registry)
         dispatch = WsDispatchClient(api, post=post)
         trips = DispatchTripsClient(dispatch)  # a dispatched trip is completed by ride_complete
     if gps is None:
@@ -218,7 +236,9 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
                       {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs},
-                      ride=ride, reporter=reporter, tariffs=tariffs)
+                      ride=ride, reporter=reporter, tariffs=tariffs,
+                      payment=PaymentViewModel(store, payments, token=lambda: login.token))
+    session.extras["payments"] = payments
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session
 

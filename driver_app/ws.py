@@ -56,6 +56,21 @@ from .frames import (
 
 log = logging.getLogger(__name__)
 
+
+class RedactToken(logging.Filter):
+    """websockets logs every handshake header at DEBUG: the token never reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 2 and str(args[0]).lower() == "authorization":
+            record.args = (args[0], "Token ***")
+        return True
+
+
+#: the logger the socket library writes to (passed to ``connect``), with the token redacted
+socket_log = logging.getLogger(__name__ + ".socket")
+socket_log.addFilter(RedactToken())
+
 Post = Callable[[Callable[[], None]], None]
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
@@ -272,7 +287,7 @@ class WsDispatchClient:
             close_code = None
             try:
                 async with connect(self.url, additional_headers={"Authorization": f"Token {self.token}"},
-                                   open_timeout=self.open_timeout, max_size=2 ** 21) as ws:
+                                   open_timeout=self.open_timeout, max_size=2 ** 21, logger=socket_log) as ws:
                     attempt = 0
                     await self._serve(ws)
                     close_code = ws.close_code

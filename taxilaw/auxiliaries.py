@@ -134,3 +134,22 @@ def cmt_valid(expires_on: Optional[date], on: date) -> Decision:
         ),
         articles=("Art. 32",),
     )
+
+
+def auxiliary_enrolment_due(authorized_on: date, params: Parameters) -> date:
+    """Last day for the holder to have the auxiliary's matrícula (CMT, Art. 52) made (Art. 50).
+
+    The term is DIMUTRAN's (``auxiliary_enrolment_days``, a dated parameter), counted from the authorization."""
+    return authorized_on + timedelta(days=int(params.as_of("auxiliary_enrolment_days", authorized_on)))
+
+
+def check_auxiliary_enrolment(authorized_on: date, enrolled: bool, params: Parameters, on: date) -> Decision:
+    """Has the holder enrolled the auxiliary in time? Past the term without it, the permit is revocable (Art. 50)."""
+    due = auxiliary_enrolment_due(authorized_on, params)
+    if enrolled or on <= due:
+        return Decision.allow("Art. 50", "Art. 52")
+    return Decision.refuse(Reason(
+        "Art. 50", "auxiliary_not_enrolled",
+        gettext_noop("A matrícula do auxiliar (CMT) devia ser providenciada até {due}; a permissão fica sujeita à revogação (Art. 50)."),
+        {"due": due},
+    ), articles=("Art. 52",))

@@ -473,3 +473,87 @@ __all__: Sequence[str] = (
     "score",
     "vehicle_admissible",
 )
+
+
+# --- the edital, the proposals and the result (Art. 16, 19, 21, 27) ------------------------------------
+
+
+def check_edital(rank_ids: Sequence[object], promotion: bool, peripheral_ranks: Sequence[str]) -> Decision:
+    """The edital names each rank once with its permits (Art. 16); a promotion offers central ranks only (Art. 27)."""
+    reasons = []
+    if not rank_ids:
+        reasons.append(Reason("Art. 16", "edital_without_ranks",
+                              _("O edital deve indicar os pontos e o número de permissões de cada um (Art. 16).")))
+    elif len(set(rank_ids)) != len(rank_ids):
+        reasons.append(Reason("Art. 16", "edital_rank_twice", _("Cada ponto aparece uma única vez no edital (Art. 16).")))
+    if promotion and peripheral_ranks:
+        reasons.append(Reason(
+            "Art. 27", "promotion_peripheral_rank",
+            _("O concurso de promoção é para vagas em pontos da zona central; fora dela: {ranks} (Art. 27)."),
+            {"ranks": ", ".join(peripheral_ranks)}))
+    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 16")
+
+
+def may_register_proposal(contest_open: bool, preferred_outside_edital: bool, already_registered: bool, name: str) -> Decision:
+    """A proposal is registered once, while the contest is open, preferring only ranks of the edital (Art. 16, Art. 19)."""
+    if not contest_open:
+        return Decision.refuse(Reason("Art. 19", "contest_classified", _("O resultado deste concurso já foi publicado.")))
+    reasons = []
+    if preferred_outside_edital:
+        reasons.append(Reason("Art. 19", "preferred_rank_not_in_edital", _("Os pontos preferidos devem estar no edital (Art. 16, Art. 19).")))
+    if already_registered:
+        reasons.append(Reason("Art. 19", "candidate_twice", _("{name} já está inscrito neste concurso."), {"name": name}))
+    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 19")
+
+
+def may_publish_result(status: str, contest_date: date, published_on: date, tied_names: Sequence[str]) -> Decision:
+    """The result of a classified contest, after it, with no tie left for the draw (Art. 19, Art. 21).
+
+    ``status`` is ``"published"`` (edital only), ``"classified"`` or ``"granted"``.
+    """
+    if status == "published":
+        return Decision.refuse(Reason("Art. 19", "contest_not_classified", _("O concurso ainda não foi classificado (Art. 19).")))
+    if status == "granted":
+        return Decision.refuse(Reason("Art. 19", "result_already_published",
+                                      _("O resultado deste concurso já foi publicado e levado ao cadastro.")))
+    if published_on < contest_date:
+        return Decision.refuse(Reason("Art. 19", "result_before_contest",
+                                      _("O resultado não pode ser publicado antes do concurso ({contest_date})."),
+                                      {"contest_date": contest_date}))
+    if tied_names:
+        return Decision.refuse(Reason(
+            "Art. 21", "draw_pending",
+            _("Empate não resolvido pelo Art. 21 nem pela ordem de inscrição: registre antes o sorteio público "
+              "da comissão ({names})."), {"names": ", ".join(tied_names)}))
+    return Decision.allow("Art. 19")
+
+
+def may_record_draw(classified: bool, is_one_tie: bool, contest_date: date, drawn_on: date) -> Decision:
+    """The commission's public draw orders one whole tie left by Art. 21, after the contest and
+    before the result (Art. 18, § único, Art. 21)."""
+    if not classified:
+        return Decision.refuse(Reason("Art. 21", "draw_not_classified",
+                                      _("O sorteio de desempate é feito depois da classificação e antes da publicação do resultado (Art. 19, Art. 21).")))
+    reasons = []
+    if not is_one_tie:
+        reasons.append(Reason("Art. 21", "draw_not_a_tie",
+                              _("O sorteio deve ordenar todos, e só, os candidatos de um mesmo empate não resolvido pelo Art. 21 "
+                                "e pela ordem de inscrição.")))
+    if drawn_on < contest_date:
+        reasons.append(Reason("Art. 21", "draw_before_contest", _("O sorteio não pode ser anterior ao concurso ({contest_date})."),
+                              {"contest_date": contest_date}))
+    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 18, § único", "Art. 21")
+
+
+def may_grant_vacancy(holders_of_vacancies: int, params: Parameters, on: date) -> Decision:
+    """A new permit only while the permits holding a vacancy (active or awaiting the term) are below the cap
+    (Art. 15, Art. 41, §2)."""
+    cap = fleet_cap(params, on)
+    if holders_of_vacancies < cap:
+        return Decision.allow("Art. 15", "Art. 41, §2")
+    return Decision.refuse(Reason(
+        "Art. 41, §2", "fleet_cap_reached",
+        _("Já há {fleet} permissões ativas ou aguardando o termo, o limite de {cap} (1 por {ratio} habitantes); "
+          "nenhuma nova permissão pode ser outorgada (Art. 15, Art. 41, §2)."),
+        {"fleet": holders_of_vacancies, "cap": cap, "ratio": params.as_of("inhabitants_per_taxi", on)},
+    ), articles=("Art. 15",))

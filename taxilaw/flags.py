@@ -113,6 +113,16 @@ def municipal_holiday_dates(years: Iterable[int],
     return frozenset(date(y, m, d) for y in years for (m, d, _n, _s) in seed)
 
 
+def holiday_dates(years: Iterable[int], one_off: Iterable[date] = (), recurring: Iterable[tuple[int, int, int]] = ()) -> frozenset[date]:
+    """Municipal holidays in ``years`` (Art. 45, II): the one-off dates of the table plus every
+    ``(month, day, since_year)`` that recurs each year from ``since_year`` on. Generated for whatever
+    years are asked, never seeded for a fixed horizon."""
+    years = tuple(years)
+    wanted = set(years)
+    return frozenset({d for d in one_off if d.year in wanted}
+                     | {date(y, m, d) for (m, d, since) in recurring for y in years if y >= since})
+
+
 def local_time(at: datetime) -> datetime:
     """``at`` (aware) in America/Sao_Paulo; naive datetimes are refused."""
     if at.tzinfo is None or at.utcoffset() is None:

@@ -440,8 +440,10 @@ def may_appeal(
     against_fine: bool,
     deposit_proved: bool,
     municipal_holidays: Collection[date] = (),
+    deposit_required: bool = True,
 ) -> Decision:
-    """Appeal to COMUTRAM, then to the Mayor, 10 days from each notice; fines need the prior deposit (Art. 63, §3, Art. 63, §5).
+    """Appeal to COMUTRAM, then to the Mayor, 10 days from each notice; fines need the prior deposit (Art. 63, §3, Art. 63, §5)
+    while ``deposit_required`` (the dated parameter ``appeal_deposit_required``: 0 since STF Súmula Vinculante 21).
 
     ``notified_on`` is the notification of the decision (first instance) or
     of COMUTRAM's judgment (second instance); before any notification the
@@ -460,7 +462,7 @@ def may_appeal(
                     {"instance": instance.label, "deadline": deadline, "notified_on": notified_on},
                 )
             )
-    if against_fine and not deposit_proved:
+    if against_fine and deposit_required and not deposit_proved:
         reasons.append(
             Reason(
                 "Art. 63, §5",
@@ -470,7 +472,7 @@ def may_appeal(
         )
     if reasons:
         return Decision.refuse(*reasons, articles=("Art. 63, §3",))
-    return Decision.allow("Art. 63, §3", *(("Art. 63, §5",) if against_fine else ()))
+    return Decision.allow("Art. 63, §3", *(("Art. 63, §5",) if against_fine and deposit_required else ()))
 
 
 def judgment_notice_deadline(judged_on: date, municipal_holidays: Collection[date] = ()) -> date:
@@ -693,3 +695,53 @@ def inquiry_archive_reason(*, auto: str, appeal: object, instance: AppealInstanc
         gettext_noop("Arquivado: a revogação imposta no auto {auto} foi reduzida a “{kind}” no recurso nº {appeal} ({instance}), julgado em {judged_on} (Art. 63, §3)."),
         {**facts, "kind": PenaltyKind(kind_after).label},
     )
+
+
+# ------------------------------------------------------- the auto (60-62, 64)
+
+
+def may_triage_complaint(received: bool) -> Decision:
+    """DIMUTRAN triages a complaint once: an auto or a reasoned dismissal (Art. 60, § único)."""
+    if received:
+        return Decision.allow("Art. 60, § único")
+    return Decision.refuse(Reason("Art. 60, § único", "complaint_already_triaged", gettext_noop("Esta reclamação já foi triada.")))
+
+
+def may_issue_auto(
+    *,
+    infraction_codes: Sequence[str],
+    committed_on: date,
+    issued_on: date,
+    not_in_force: Sequence[str],
+    infractor_of_permit: bool,
+    infractor: str,
+    number: str,
+) -> Decision:
+    """An auto names at least one infraction of the catalogue in force when committed (Art. 60, Art. 64),
+    is drawn up after it, against the holder or an auxiliary of the permit (Art. 62)."""
+    reasons = []
+    if not infraction_codes:
+        reasons.append(Reason("Art. 60", "auto_needs_infraction", gettext_noop("Indique ao menos uma infração do catálogo (Art. 60, Art. 64).")))
+    if committed_on > issued_on:
+        reasons.append(Reason("Art. 60", "auto_before_infraction",
+                              gettext_noop("O auto não pode ser lavrado antes da infração ({committed_on})."), {"committed_on": committed_on}))
+    for code in not_in_force:
+        reasons.append(Reason("Art. 64", "infraction_not_in_force",
+                              gettext_noop("A infração {infraction} não estava no catálogo em vigor em {on} (Art. 64)."),
+                              {"infraction": code, "on": committed_on}))
+    if not infractor_of_permit:
+        reasons.append(Reason("Art. 62", "infractor_not_of_permit",
+                              gettext_noop("{name} não é permissionário nem auxiliar da permissão {number}."),
+                              {"name": infractor, "number": number}))
+    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 60", "Art. 62", "Art. 64")
+
+
+def may_deliver_copy(issued_on: date, delivered_on: date, already_delivered_on: Optional[date] = None) -> Decision:
+    """The infractor receives one copy of the auto, not before it is drawn up (Art. 62)."""
+    if already_delivered_on is not None:
+        return Decision.refuse(Reason("Art. 62", "copy_already_delivered", gettext_noop("A cópia já foi entregue em {on}."),
+                                      {"on": already_delivered_on}))
+    if delivered_on < issued_on:
+        return Decision.refuse(Reason("Art. 62", "copy_before_auto",
+                                      gettext_noop("A cópia não pode ser entregue antes da lavratura ({on})."), {"on": issued_on}))
+    return Decision.allow("Art. 62")

@@ -52,6 +52,20 @@ class CandidateFacts:
     holds_permit: bool = False
     last_ceded_permit_on: Optional[date] = None  # last transfer in which they were the cedent
     had_permit_revoked: bool = False
+    social_security_registered: bool = True  # Art. 49
+    cnh_expires_on: Optional[date] = None  # Art. 5, I; Art. 9, IV (None: not recorded)
+
+
+def licence_valid(cnh_expires_on: Optional[date], on: date) -> Decision:
+    """The professional's driving licence (CNH) is in force on ``on``: proof of professional qualification
+    (Art. 5, I) without which the permit cannot be exercised (Art. 9, IV). An unrecorded expiry is not judged."""
+    if cnh_expires_on is None or on <= cnh_expires_on:
+        return Decision.allow("Art. 5, I", "Art. 9, IV")
+    return Decision.refuse(Reason(
+        "Art. 5, I", "cnh_expired",
+        gettext_noop("A CNH venceu em {expired}: não há prova de habilitação profissional em vigor (Art. 5, I, Art. 9, IV)."),
+        {"expired": cnh_expires_on},
+    ), articles=("Art. 9, IV",))
 
 
 def cedent_bar_ends(ceded_on: date) -> date:
@@ -65,7 +79,8 @@ def may_grant_permit(candidate: CandidateFacts, on: date) -> Decision:
     Art. 1, III and Art. 2: only to autonomous professionals; Art. 2, § único:
     one permit per professional; Art. 7: a cedent is barred for 2 years after
     any transfer; Art. 9, § único: whoever had a permit revoked is barred for
-    good.
+    good; Art. 49: enrolled with the Previdência Social beforehand; Art. 5, I
+    and Art. 9, IV: a CNH in force.
     """
     reasons = []
     if not candidate.is_autonomous_professional:
@@ -105,9 +120,16 @@ def may_grant_permit(candidate: CandidateFacts, on: date) -> Decision:
                 gettext_noop("O candidato teve permissão revogada e fica vedado de explorar o serviço em permissões futuras (Art. 9, § único)."),
             )
         )
+    if not candidate.social_security_registered:
+        reasons.append(Reason(
+            "Art. 49", "not_social_security_registered",
+            gettext_noop("O permissionário deve estar previamente inscrito na Previdência Social (Art. 49)."),
+        ))
+    licence = licence_valid(candidate.cnh_expires_on, on)
+    reasons.extend(licence.reasons)
     if reasons:
-        return Decision.refuse(*reasons)
-    return Decision.allow("Art. 1, III", "Art. 2", "Art. 2, § único", "Art. 7", "Art. 9, § único")
+        return Decision.refuse(*reasons, articles=() if licence else licence.articles)
+    return Decision.allow("Art. 1, III", "Art. 2", "Art. 2, § único", "Art. 5, I", "Art. 7", "Art. 9, § único", "Art. 49")
 
 
 # ------------------------------------------------------------------ term and alvará

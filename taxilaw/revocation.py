@@ -21,7 +21,9 @@ ABSENCE_TOTAL_DAYS = 10
 
 
 class RevocationGround(str, enum.Enum):
-    """The grounds of revocation of Art. 9, I-IX."""
+    """The grounds of revocation of Art. 9, I-IX, and those other articles name (Art. 11, § único, I,
+    Art. 27, §2, Art. 34, § único, Art. 50); every one is preceded by the inquiry of Art. 10
+    (reading in docs/readings-registry.md)."""
 
     DISCRETION = "discretion"  # I
     BREACH_OF_TERM = "breach_of_term"  # II
@@ -32,6 +34,10 @@ class RevocationGround(str, enum.Enum):
     LOCK_OUT = "lock_out"  # VII
     NOT_EXERCISING = "not_exercising"  # VIII
     FORBIDDEN_FUEL = "forbidden_fuel"  # IX
+    JUDICIAL_LOSS_LATE = "judicial_loss_late"  # Art. 11, § único, I
+    RANK_UNSTAFFED = "rank_unstaffed"  # Art. 27, §2
+    TOLERANCE_OVER = "tolerance_over"  # Art. 34, § único
+    AUX_NOT_ENROLLED = "aux_not_enrolled"  # Art. 50
 
     @property
     def article(self) -> str:
@@ -64,6 +70,19 @@ _GROUNDS = {
     RevocationGround.LOCK_OUT: ("Art. 9, VII", gettext_noop("Lock-out (recusa da prestação do serviço)")),
     RevocationGround.NOT_EXERCISING: ("Art. 9, VIII", gettext_noop("O profissional autônomo deixou de exercer efetivamente a atividade")),
     RevocationGround.FORBIDDEN_FUEL: ("Art. 9, IX", gettext_noop("Circulação com veículo movido a combustível proibido")),
+    RevocationGround.JUDICIAL_LOSS_LATE: (
+        "Art. 11, § único, I",
+        gettext_noop("Veículo perdido por decisão judicial sem pedido de substituição em 30 dias do trânsito em julgado"),
+    ),
+    RevocationGround.RANK_UNSTAFFED: (
+        "Art. 27, §2",
+        gettext_noop("Desistência tácita: ponto encontrado desprovido de veículos em 3 observações consecutivas"),
+    ),
+    RevocationGround.TOLERANCE_OVER: (
+        "Art. 34, § único",
+        gettext_noop("Tolerância para a substituição do veículo esgotada sem veículo enquadrado"),
+    ),
+    RevocationGround.AUX_NOT_ENROLLED: ("Art. 50", gettext_noop("Matrícula de auxiliar não providenciada no prazo")),
 }
 
 

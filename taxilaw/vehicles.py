@@ -226,3 +226,20 @@ def check_inspection_fee(
         ),
         articles=("Art. 40",),
     )
+
+
+def may_register_for_permit(model_year: int, contest_model_year: Optional[int], on: date) -> Decision:
+    """The first taxi of a contest permit is of the model year proposed, or newer (Art. 20, §2), and meets Art. 28.
+
+    The proposal's model year earned its points (Art. 20, I); registering an older car would keep
+    the points without the car that won them.
+    """
+    admit = may_admit_vehicle(model_year, on)
+    if contest_model_year is None or model_year >= contest_model_year:
+        return Decision.all_of(Decision.allow("Art. 20, §2"), admit)
+    own = Decision.refuse(Reason(
+        "Art. 20, §2", "vehicle_older_than_proposal",
+        gettext_noop("O veículo (ano modelo {model_year}) é anterior ao ano modelo declarado no concurso ({contest}) (Art. 20, §2)."),
+        {"model_year": model_year, "contest": contest_model_year},
+    ))
+    return Decision.all_of(own, admit)

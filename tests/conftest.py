@@ -12,6 +12,17 @@ def _offers_on_threads():
     settings.DISPATCH_OFFER_PROCESSES = 0
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_lockout_by_default():
+    """django-axes needs the request in authenticate(), which the test client's login() does not pass.
+
+    tests/backend/test_auth_api.py turns it back on; the end-to-end Daphne processes keep it on.
+    """
+    from django.conf import settings
+
+    settings.AXES_ENABLED = False
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     """Password hashing is deliberately slow; tests need users, not strong hashes."""

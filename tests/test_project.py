@@ -1,5 +1,7 @@
 """Project-level checks: the schema, the compose file, the generated law table, the demo data."""
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,12 +19,45 @@ def test_openapi_schema_and_docs_are_served(client):
     assert client.get("/api/docs/").status_code == 200
 
 
-def test_docker_compose_file_is_valid():
+def _compose(*args, secret: str | None = "a-long-random-secret"):
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+    if secret:
+        env["DJANGO_SECRET_KEY"] = secret
     compose = Path(sys.executable).parent / "docker-compose"
-    result = subprocess.run([str(compose), "config", "-q"], cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    services = subprocess.run([str(compose), "config", "--services"], cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert {"postgres", "redis", "migrate", "web"} <= set(services)
+    return subprocess.run([str(compose), *args], cwd=ROOT, capture_output=True, text=True, env=env)
+
+
+def test_docker_compose_file_is_valid():
+    result = _compose("config", "-q")
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    services = _compose("config", "--services").stdout.split()
+    assert {"postgres", "redis", "migrate", "web", "scheduler"} <= set(services)
+
+
+def test_production_compose_needs_a_secret_and_seeds_nothing():
+    refused = _compose("config", "-q", secret=None)
+    assert "required variable DJANGO_SECRET_KEY is missing" in refused.stderr
+    config = services_of(_compose("config", "--format", "json").stdout)
+    assert "demo-seed" not in config  # demo data only with the profile
+    assert not any("seed_demo" in " ".join(service.get("command") or []) for service in config.values())
+    assert config["web"]["environment"]["DJANGO_DEBUG"] == "0"
+    demo = services_of(_compose("--profile", "demo", "config", "--format", "json").stdout)
+    assert demo["demo-seed"]["command"] == ["python", "manage.py", "seed_demo"]
+
+
+def services_of(text: str) -> dict:
+    return json.loads(text)["services"]
+
+
+def test_settings_default_to_production():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env["DJANGO_SETTINGS_MODULE"] = "backend.settings"
+    refused = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert refused.returncode != 0 and "DJANGO_SECRET_KEY must be set" in refused.stderr
+    probe = "import django; django.setup(); from django.conf import settings as s; print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)"
+    env["DJANGO_SECRET_KEY"] = "x" * 50
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True", "31536000"]
 
 
 def test_law_table_is_up_to_date():
@@ -30,6 +65,18 @@ def test_law_table_is_up_to_date():
     from law_table import render
 
     assert (ROOT / "docs" / "law-table.md").read_text(encoding="utf-8") == render(), "run `make law-table`"
+
+
+def test_law_table_expands_ranges_and_separates_rules_from_their_callers():
+    sys.path.insert(0, str(ROOT / "tools"))
+    from law_table import citations, render
+
+    assert citations("Art. 20, I, a-e") == {f"Art. 20, I, {x}" for x in "abcde"}
+    assert citations("Art. 21, I-III e Art. 28, § único") == {"Art. 21, I", "Art. 21, II", "Art. 21, III", "Art. 28, § único"}
+    row = next(line for line in render().splitlines() if line.startswith("| Art. 62 |"))
+    _article, rule, applied, _tests = (cell.strip() for cell in row.strip("|").split("|"))
+    assert "taxilaw.penalties.may_deliver_copy" in rule and "backend." not in rule
+    assert "backend.enforcement.services.deliver_copy" in applied and "taxilaw." not in applied
 
 
 @pytest.mark.django_db

@@ -19,7 +19,7 @@ TITLES = {"driver": "Driver", "passenger": "Passenger", "operator": "Operator"}
 
 def _setup() -> None:
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")  # a developer tool: the development settings
     import django
 
     django.setup()

@@ -34,3 +34,9 @@ class AwareDateTimeField(serializers.Field):
 
     def to_representation(self, value):
         return value.isoformat() if isinstance(value, datetime) else value
+
+
+def column_length(model, name: str) -> int:
+    """The ``max_length`` of a model's column: a plain serializer refuses longer text with a 400 before the
+    database would (PostgreSQL raises on a too-long varchar)."""
+    return model._meta.get_field(name).max_length

@@ -15,7 +15,6 @@ from taxilaw import bookings as law
 from .models import Booking, BookingStatus
 
 
-
 class BookingError(Exception):
     """A booking the passenger or operator may not change; the API answers it as a 400 with its code."""
 

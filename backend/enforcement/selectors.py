@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from backend.registry.models import Person, RevocationInquiry
 from taxilaw import penalties as law
 
-from .models import AutoDeInfracao, FinePayment, Penalty, PenaltyDecision
+from .models import Appeal, AutoDeInfracao, FinePayment, Penalty, PenaltyDecision
 
 _ZERO = Value(Decimal("0"), output_field=DecimalField(max_digits=10, decimal_places=2))
 
@@ -30,8 +30,10 @@ def fines_with_paid() -> QuerySet[Penalty]:
 
 
 def unpaid_fines(person: Person) -> QuerySet[Penalty]:
-    """Fines imposed on ``person`` and not (fully) paid or deposited: a debt that blocks the renewal (Art. 5, V)."""
-    return fines_with_paid().filter(decision__auto__person=person).filter(paid__lt=F("amount"))
+    """Fines imposed on ``person`` and not (fully) paid or deposited: a debt that blocks the renewal (Art. 5, V).
+    A fine whose appeal is pending is not yet a debt (docs/readings-enforcement.md)."""
+    return (fines_with_paid().filter(decision__auto__person=person).filter(paid__lt=F("amount"))
+            .exclude(decision__in=Appeal.objects.filter(judged_on__isnull=True).values("decision")))
 
 
 def outstanding(penalty: Penalty) -> Decimal:

@@ -4,6 +4,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from backend.api.fields import column_length
 from backend.registry.models import Permit, Person
 from taxilaw import penalties as law
 from taxilaw.revocation import RevocationGround
@@ -143,7 +144,7 @@ class AutoCreateSerializer(serializers.Serializer):
     committed_on = serializers.DateField()
     issued_on = serializers.DateField(default=today)
     observation = serializers.CharField()
-    place = serializers.CharField(required=False, allow_blank=True, default="")
+    place = serializers.CharField(required=False, allow_blank=True, default="", max_length=column_length(AutoDeInfracao, "place"))
 
 
 class DeliverCopySerializer(serializers.Serializer):
@@ -183,7 +184,8 @@ class AppealCreateSerializer(serializers.Serializer):
     instance = serializers.ChoiceField(choices=[(i.value, i.label) for i in law.AppealInstance])
     filed_on = serializers.DateField(default=today)
     grounds = serializers.CharField()
-    deposit_receipt = serializers.CharField(required=False, allow_blank=True, default="")
+    deposit_receipt = serializers.CharField(required=False, allow_blank=True, default="",
+                                            max_length=column_length(Appeal, "deposit_receipt"))
     deposit_amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, default=None)
 
 
@@ -228,7 +230,7 @@ class AppealJudgeSerializer(serializers.Serializer):
 class FinePaySerializer(serializers.Serializer):
     paid_on = serializers.DateField(default=today)
     amount = serializers.DecimalField(max_digits=10, decimal_places=2)
-    receipt = serializers.CharField()
+    receipt = serializers.CharField(max_length=column_length(FinePayment, "receipt"))
 
 
 class ComplaintSerializer(serializers.ModelSerializer):

@@ -92,8 +92,7 @@ def triage_complaint(
 ) -> Complaint:
     """DIMUTRAN turns a complaint into an auto, or dismisses it with reasons (Art. 60, § único)."""
     complaint = Complaint.objects.select_for_update().get(pk=complaint.pk)
-    if complaint.status != Complaint.Status.RECEIVED:
-        _refuse("Art. 60, § único", "complaint_already_triaged", gettext_noop("Esta reclamação já foi triada."))
+    require(law.may_triage_complaint(complaint.status == Complaint.Status.RECEIVED))
     if issue_auto:
         ride = complaint.ride
         committed_on = timezone.localdate(ride.completed_at) if ride.completed_at else on
@@ -115,6 +114,10 @@ def triage_complaint(
 # ----------------------------------------------------------------- autos (60-62)
 
 
+_AUTO_FIELDS = {"auto_needs_infraction": "infractions", "auto_before_infraction": "committed_on",
+                "infraction_not_in_force": "infractions", "infractor_not_of_permit": "person"}
+
+
 def _is_driver_of(person: Person, permit: Permit) -> bool:
     return permit.holder_id == person.pk or Auxiliary.objects.filter(permit=permit, person=person).exists()
 
@@ -134,23 +137,12 @@ def issue(
 ) -> AutoDeInfracao:
     """Draw up an auto de infração for a proven violation (Art. 60, Art. 61); numbered per year."""
     infractions = list(dict.fromkeys(infractions))
-    if not infractions:
-        _refuse("Art. 60", "auto_needs_infraction", gettext_noop("Indique ao menos uma infração do catálogo (Art. 60, Art. 64)."), "infractions")
-    if committed_on > issued_on:
-        _refuse("Art. 60", "auto_before_infraction", gettext_noop("O auto não pode ser lavrado antes da infração ({committed_on})."), "committed_on", committed_on=committed_on)
-    for infraction in infractions:
-        if not infraction.in_force_on(committed_on):
-            _refuse(
-                "Art. 64", "infraction_not_in_force",
-                gettext_noop("A infração {infraction} não estava no catálogo em vigor em {on} (Art. 64)."), "infractions",
-                infraction=infraction.code, on=committed_on,
-            )
-    if not _is_driver_of(person, permit):
-        _refuse(
-            "Art. 62", "infractor_not_of_permit",
-            gettext_noop("{name} não é permissionário nem auxiliar da permissão {number}."), "person",
-            name=person.full_name, number=permit.number,
-        )
+    decision = law.may_issue_auto(
+        infraction_codes=[i.code for i in infractions], committed_on=committed_on, issued_on=issued_on,
+        not_in_force=[i.code for i in infractions if not i.in_force_on(committed_on)],
+        infractor_of_permit=_is_driver_of(person, permit), infractor=person.full_name, number=permit.number,
+    )
+    require(decision, _AUTO_FIELDS.get(next(iter(decision.codes), "")))
     year = issued_on.year
     last = AutoDeInfracao.objects.select_for_update().filter(year=year).aggregate(m=Max("sequence"))["m"] or 0
     auto = AutoDeInfracao.objects.create(
@@ -170,10 +162,7 @@ def _locked(auto: AutoDeInfracao) -> AutoDeInfracao:
 def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
     """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
     auto = _locked(auto)
-    if auto.copy_delivered_on is not None:
-        _refuse("Art. 62", "copy_already_delivered", gettext_noop("A cópia já foi entregue em {on}."), "delivered_on", on=auto.copy_delivered_on)
-    if delivered_on < auto.issued_on:
-        _refuse("Art. 62", "copy_before_auto", gettext_noop("A cópia não pode ser entregue antes da lavratura ({on})."), "delivered_on", on=auto.issued_on)
+    require(law.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
     auto.copy_delivered_on = delivered_on
     auto.save(update_fields=["copy_delivered_on"])
     return auto
@@ -319,7 +308,9 @@ def file_appeal(
     deposit_receipt: str = "",
     deposit_amount: Decimal | None = None,
 ) -> Appeal:
-    """Appeal to COMUTRAM within 10 days of the notice, then to the Mayor (Art. 63, §3); fines need the prior deposit (Art. 63, §5)."""
+    """Appeal to COMUTRAM within 10 days of the notice, then to the Mayor (Art. 63, §3); a fine's prior deposit (Art. 63, §5)
+    only while the dated parameter ``appeal_deposit_required`` says so (not since STF Súmula Vinculante 21); a deposit
+    given is recorded and refunded as the judgment decides."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
     instance = law.AppealInstance(instance)
     if decision.status != PenaltyDecision.Status.IN_FORCE:
@@ -347,6 +338,7 @@ def file_appeal(
         law.may_appeal(
             instance, notified_on=notified_on, filed_on=filed_on, against_fine=bool(fines),
             deposit_proved=deposit_proved, municipal_holidays=municipal_holidays(),
+            deposit_required=bool(int(current_parameters().as_of("appeal_deposit_required", filed_on))),
         ),
         "deposit_receipt" if not deposit_proved else "filed_on",
     )

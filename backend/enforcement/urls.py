@@ -1,9 +1,10 @@
 from django.urls import path
-from rest_framework.routers import DefaultRouter
+
+from backend.api.routers import IdRouter
 
 from . import views
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("infraction-types", views.InfractionTypeViewSet, basename="infraction-type")
 router.register("autos", views.AutoViewSet, basename="auto")
 router.register("appeals", views.AppealViewSet, basename="appeal")

@@ -3,12 +3,13 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.accounts.tokens import ExpiringTokenAuthentication
 from backend.api.permissions import IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
@@ -207,7 +208,7 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Passenger complaints (Art. 60, § único): a passenger files about their own completed ride; DIMUTRAN triages."""
 
     serializer_class = s.ComplaintSerializer
-    authentication_classes = [PassengerAuthentication, TokenAuthentication, SessionAuthentication]
+    authentication_classes = [PassengerAuthentication, ExpiringTokenAuthentication, SessionAuthentication]
 
     def get_permissions(self):
         if self.action == "create":

@@ -23,11 +23,13 @@ class DatedParameter(models.Model):
 
 
 class MunicipalHoliday(models.Model):
-    """A municipal holiday of Muriaé (Art. 45, II; working days of Art. 10, §1)."""
+    """A municipal holiday of Muriaé (Art. 45, II; working days of Art. 10, §1): one date, or (``every_year``)
+    the same day every year from that date on, such as 29 June."""
 
     date = models.DateField(_("data"), unique=True)
     name = models.CharField(_("nome"), max_length=120)
     source = models.CharField(_("ato normativo / fonte"), max_length=255, blank=True)
+    every_year = models.BooleanField(_("repete-se todo ano a partir desta data"), default=False)
 
     class Meta:
         verbose_name = _("feriado municipal")

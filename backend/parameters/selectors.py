@@ -2,7 +2,9 @@
 
 from datetime import date
 from decimal import Decimal
+from typing import Iterable
 
+from taxilaw.flags import holiday_dates
 from taxilaw.parameters import DEFAULT_PARAMETERS, DatedValue, Parameters
 
 from .models import DatedParameter, MunicipalHoliday
@@ -23,8 +25,22 @@ def current_parameters() -> Parameters:
     )
 
 
-def municipal_holidays(year_from: int | None = None) -> frozenset[date]:
-    rows = MunicipalHoliday.objects.all()
-    if year_from is not None:
-        rows = rows.filter(date__year__gte=year_from)
-    return frozenset(rows.values_list("date", flat=True))
+#: Years around today that ``municipal_holidays()`` generates when no years are asked (deadlines near today).
+DEFAULT_HOLIDAY_YEARS_AROUND = 5
+
+
+def municipal_holidays(years: Iterable[int] | None = None) -> frozenset[date]:
+    """Muriaé's municipal holidays in ``years`` (default: today's year ± ``DEFAULT_HOLIDAY_YEARS_AROUND``),
+    generated from the table's one-off dates and yearly holidays (Art. 45, II); national ones are the law core's."""
+    if years is None:
+        from django.utils import timezone
+
+        today = timezone.localdate().year
+        years = range(today - DEFAULT_HOLIDAY_YEARS_AROUND, today + DEFAULT_HOLIDAY_YEARS_AROUND + 1)
+    rows = list(MunicipalHoliday.objects.values_list("date", "every_year"))
+    return holiday_dates(years, [d for d, yearly in rows if not yearly], [(d.month, d.day, d.year) for d, yearly in rows if yearly])
+
+
+def years_around(day: date) -> range:
+    """The year of ``day`` and its neighbours: what a trip or a flag on ``day`` may touch."""
+    return range(day.year - 1, day.year + 2)

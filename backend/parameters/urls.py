@@ -1,8 +1,8 @@
-from rest_framework.routers import DefaultRouter
+from backend.api.routers import IdRouter
 
 from .views import DatedParameterViewSet, MunicipalHolidayViewSet
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("parameters", DatedParameterViewSet, basename="parameter")
 router.register("municipal-holidays", MunicipalHolidayViewSet, basename="municipal-holiday")
 urlpatterns = router.urls

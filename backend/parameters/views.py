@@ -14,7 +14,7 @@ class DatedParameterSerializer(serializers.ModelSerializer):
 class MunicipalHolidaySerializer(serializers.ModelSerializer):
     class Meta:
         model = MunicipalHoliday
-        fields = ["id", "date", "name", "source"]
+        fields = ["id", "date", "name", "source", "every_year"]
 
 
 class DatedParameterViewSet(viewsets.ModelViewSet):

@@ -91,6 +91,9 @@ class RankCheckIn(models.Model):
     visitor = models.BooleanField(_("visitante (Art. 27, §3)"), default=False)
     checked_in_at = models.DateTimeField(_("chegada"))
     checked_out_at = models.DateTimeField(_("saída"), null=True, blank=True)
+    # Art. 9, V: where the cab was when it checked in (GPS); empty when a DIMUTRAN inspector recorded it on the spot.
+    lat = models.FloatField(_("latitude na chegada"), null=True, blank=True)
+    lon = models.FloatField(_("longitude na chegada"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("presença no ponto")

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.registry.models import Permit
+from backend.registry.selectors import LIVE_STATUSES
 from taxilaw import ranks as law
 from taxilaw.contests import Candidate as LawCandidate
 from zones import Zone, ZoneClassifier, load_municipality, load_polygon_geojson
@@ -203,13 +204,11 @@ def justified_days(permit: Permit, first: date, last: date) -> set[date]:
 
 
 def active_fleet() -> int:
-    """Registered fleet for Art. 41: the active permits."""
-    return Permit.objects.filter(status=Permit.Status.ACTIVE).count()
+    """Registered fleet for Art. 41, §2: every permit that holds a vacancy, the active and those awaiting the term (Art. 15)."""
+    return Permit.objects.filter(status__in=LIVE_STATUSES).count()
 
 
 def law_candidate(c) -> LawCandidate:
-    from backend.registry.selectors import LIVE_STATUSES
-
     return LawCandidate(
         id=str(c.pk),
         model_year=c.model_year,

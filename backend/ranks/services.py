@@ -6,9 +6,9 @@ import json
 from datetime import date, datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
@@ -16,6 +16,7 @@ from backend.registry.selectors import vehicle_in_service
 from taxilaw import contests as contest_law
 from taxilaw import ranks as law
 from taxilaw.decision import Decision, Reason
+from taxilaw.geodesy import distance_m
 from taxilaw.i18n import gettext_noop as _
 from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
@@ -69,32 +70,13 @@ def rezone_ranks() -> None:
 
 def _zone_of(lon: float, lat: float) -> Zone:
     zone = selectors.classify(lon, lat)
-    if zone is Zone.OUTSIDE:
-        require(
-            Decision.refuse(
-                Reason(
-                    "Art. 23",
-                    "rank_outside_municipality",
-                    _("O ponto ({lat}, {lon}) fica fora do município de Muriaé; os pontos são localizados pelo "
-                      "órgão competente nas vias públicas do município (Art. 23, Art. 25)."),
-                    {"lat": lat, "lon": lon},
-                ),
-                articles=("Art. 25",),
-            ),
-            "location",
-        )
+    require(law.may_locate_rank(zone is not Zone.OUTSIDE, lat, lon), "location")
     return zone
 
 
 def _check_rank_shape(category: str, temporary: bool, opens_on, closes_on) -> None:
-    """Art. 23, § único: a provisional rank is a free rank with its duration fixed."""
-    if not temporary:
-        return
-    if opens_on and closes_on and closes_on < opens_on:
-        _refuse("Art. 23, § único", "temporary_rank_bad_duration",
-                _("O ponto provisório deve terminar depois de começar (Art. 23, § único)."), "closes_on")
-    facts = law.RankFacts(law.RankCategory(category), law.RankZone.PERIPHERAL, 0, True, opens_on, closes_on)
-    require(law.rank_is_open(facts, opens_on or date.min), "temporary")
+    decision = law.check_rank_shape(law.RankCategory(category), temporary, opens_on, closes_on)
+    require(decision, "closes_on" if "temporary_rank_bad_duration" in decision.codes else "temporary")
 
 
 @transaction.atomic
@@ -116,9 +98,7 @@ def update_rank(rank: Rank, **changes) -> Rank:
         setattr(rank, key, value)
     rank.zone = _zone_of(rank.lon, rank.lat).value
     _check_rank_shape(rank.category, rank.temporary, rank.opens_on, rank.closes_on)
-    if rank.category == Rank.Category.FREE and selectors.current_assignments(rank).exists():
-        _refuse("Art. 22, II", "free_rank_with_titulars",
-                _("Um ponto livre não tem veículos designados; encerre antes as designações (Art. 22, II)."), "category")
+    require(law.may_keep_titulars(law.RankCategory(rank.category), selectors.current_assignments(rank).exists()), "category")
     if not rank.temporary:
         rank.opens_on = rank.closes_on = None
     rank.save()
@@ -137,10 +117,8 @@ def cancel_rank(rank: Rank, on: date) -> Rank:
 
 
 def _require_active(permit: Permit, article: str) -> None:
-    if permit.status != Permit.Status.ACTIVE:
-        _refuse(article, "permit_not_active",
-                _("A permissão {number} não está ativa ({status})."), "permit",
-                number=permit.number, status=str(permit.get_status_display()))
+    require(law.permit_may_act(permit.status == Permit.Status.ACTIVE, permit.number, str(permit.get_status_display()), article),
+            "permit")
 
 
 @transaction.atomic
@@ -149,12 +127,8 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     rank = Rank.objects.select_for_update().get(pk=rank.pk)
     _require_active(permit, "Art. 22, I")
-    if rank.category != Rank.Category.PRIVATE:
-        _refuse("Art. 22, II", "free_rank_no_titulars",
-                _("O ponto livre {rank} atende a qualquer táxi; não há veículos designados a ele (Art. 22, II)."), "rank",
-                rank=rank.name)
-    if not rank.active:
-        _refuse("Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), "rank", rank=rank.name)
+    require(law.may_designate(law.RankCategory(rank.category), rank.name), "rank")
+    require(law.rank_in_operation(rank.active, rank.name), "rank")
     RankAssignment.objects.filter(permit=permit, ended_on__isnull=True).update(ended_on=since)
     return RankAssignment.objects.create(permit=permit, rank=rank, since=since)
 
@@ -163,18 +137,20 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
 
 
 @transaction.atomic
-def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankCheckIn:
-    """A cab arrives at a rank; a non-titular at a private rank is a visitor (Art. 27, §3)."""
+def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position: tuple[float, float] | None = None,
+             recorded_by_inspector: bool = False) -> RankCheckIn:
+    """A cab arrives at a rank, where its GPS ``position`` (lat, lon) shows it (Art. 9, V); a non-titular at a private
+    rank is a visitor (Art. 27, §3). A DIMUTRAN inspector on the spot may record it without a position."""
     at = at or timezone.now()
+    if not recorded_by_inspector:
+        distance = distance_m(position[0], position[1], rank.lat, rank.lon) if position else None
+        radius = current_parameters().as_of("rank_checkin_radius_m", timezone.localtime(at).date())
+        require(law.may_check_in_at(distance, float(radius)), "position")
     rank = Rank.objects.select_for_update().get(pk=rank.pk)  # serialize arrivals at the rank
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     _require_active(permit, "Art. 22")
-    if not rank.active:
-        _refuse("Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), "rank", rank=rank.name)
-    if RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists():
-        _refuse("Art. 22", "already_checked_in",
-                _("O táxi da permissão {number} já está registrado em um ponto; registre a saída antes."), "permit",
-                number=permit.number)
+    require(law.rank_in_operation(rank.active, rank.name), "rank")
+    require(law.may_check_in(RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists(), permit.number), "permit")
     titulars = set(selectors.current_assignments(rank).values_list("permit_id", flat=True))
     is_titular = permit.pk in titulars
     present = selectors.open_checkins(rank)
@@ -185,6 +161,7 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankC
     return RankCheckIn.objects.create(
         permit=permit, vehicle=vehicle_in_service(permit), rank=rank,
         visitor=rank.category == Rank.Category.PRIVATE and not is_titular, checked_in_at=at,
+        lat=position[0] if position else None, lon=position[1] if position else None,
     )
 
 
@@ -192,10 +169,8 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None) -> RankC
 def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckIn:
     checkin = RankCheckIn.objects.select_for_update().get(pk=checkin.pk)
     at = at or timezone.now()
-    if checkin.checked_out_at is not None:
-        _refuse("Art. 22", "already_checked_out", _("A saída deste táxi do ponto já foi registrada."))
-    if at < checkin.checked_in_at:
-        _refuse("Art. 22", "checkout_before_checkin", _("A saída não pode ser anterior à chegada."), "checked_out_at")
+    decision = law.may_check_out(checkin.checked_out_at is not None, checkin.checked_in_at, at)
+    require(decision, "checked_out_at" if "checkout_before_checkin" in decision.codes else None)
     checkin.checked_out_at = at
     checkin.save(update_fields=["checked_out_at"])
     return checkin
@@ -214,8 +189,7 @@ def leave_rank(*, permit_id: int, at: datetime) -> None:
 def record_observation(*, rank: Rank, start: datetime, end: datetime, empty: bool | None = None, notes: str = "") -> RankObservation:
     """Record an inspection of the rank; ``empty`` defaults to what the check-in records show (Art. 27, §2)."""
     rank = Rank.objects.select_for_update().get(pk=rank.pk)
-    if end < start:
-        _refuse("Art. 27, §2", "observation_ends_before_start", _("A observação não pode terminar antes de começar."), "end")
+    require(law.may_record_observation(start, end), "end")
     if empty is None:
         empty = selectors.rank_was_empty(rank, start, end)
     return RankObservation.objects.create(rank=rank, start=start, end=end, empty=empty, notes=notes)
@@ -224,12 +198,11 @@ def record_observation(*, rank: Rank, start: datetime, end: datetime, empty: boo
 # --- swaps (Art. 26) ---------------------------------------------------------------------------------
 
 
-def _swap_assignments(permit_a: Permit, permit_b: Permit):
+def _swap_assignments(permit_a: Permit, permit_b: Permit, pending: bool = False):
     a = selectors.current_assignment(permit_a)
     b = selectors.current_assignment(permit_b)
-    if a is None or b is None or a.rank_id == b.rank_id:
-        _refuse("Art. 26", "swap_needs_two_ranks",
-                _("A permuta é entre dois permissionários designados a pontos diferentes (Art. 26)."), "permit_b")
+    designated = a is not None and b is not None and a.rank_id != b.rank_id
+    require(law.may_request_swap(permit_a.pk == permit_b.pk, designated, pending), "permit_b")
     return a, b
 
 
@@ -241,22 +214,20 @@ def _tenure_only(decision: Decision) -> Decision:
 @transaction.atomic
 def request_swap(*, permit_a: Permit, permit_b: Permit, requested_on: date) -> SwapRequest:
     """Ask for the prior authorization of a swap (Art. 26); refused while either holder has 2 years or less at the rank (§3)."""
-    if permit_a.pk == permit_b.pk:
-        _refuse("Art. 26", "swap_same_permit", _("A permuta exige dois permissionários diferentes (Art. 26)."), "permit_b")
+    require(law.may_request_swap(permit_a.pk == permit_b.pk, True, False), "permit_b")
     for p in (permit_a, permit_b):
         _require_active(Permit.objects.select_for_update().get(pk=p.pk), "Art. 26")
-    a, b = _swap_assignments(permit_a, permit_b)
+    pending = SwapRequest.objects.filter(
+        Q(permit_a__in=[permit_a, permit_b]) | Q(permit_b__in=[permit_a, permit_b]), status=SwapRequest.Status.PENDING
+    ).exists()
+    a, b = _swap_assignments(permit_a, permit_b, pending)
     require(_tenure_only(law.may_swap(a.since, b.since, False, requested_on)), "permit_a")
-    if SwapRequest.objects.filter(status=SwapRequest.Status.PENDING, permit_a__in=[permit_a, permit_b]).exists() or \
-            SwapRequest.objects.filter(status=SwapRequest.Status.PENDING, permit_b__in=[permit_a, permit_b]).exists():
-        _refuse("Art. 26", "swap_pending", _("Já há um pedido de permuta em análise para uma destas permissões."))
     return SwapRequest.objects.create(permit_a=permit_a, permit_b=permit_b, rank_a=a.rank, rank_b=b.rank, requested_on=requested_on)
 
 
 def _pending(swap: SwapRequest) -> SwapRequest:
     swap = SwapRequest.objects.select_for_update().get(pk=swap.pk)
-    if swap.status != SwapRequest.Status.PENDING:
-        _refuse("Art. 26", "swap_decided", _("Este pedido de permuta já foi decidido."))
+    require(law.may_decide_swap(swap.status == SwapRequest.Status.PENDING))
     return swap
 
 
@@ -265,8 +236,7 @@ def authorize_swap(*, swap: SwapRequest, on: date) -> SwapRequest:
     """Authorize, expressly and in advance, and carry out the swap (Art. 26, Art. 26, §2, Art. 26, §3)."""
     swap = _pending(swap)
     a, b = _swap_assignments(swap.permit_a, swap.permit_b)
-    if (a.rank_id, b.rank_id) != (swap.rank_a_id, swap.rank_b_id):
-        _refuse("Art. 26", "swap_ranks_changed", _("Os pontos dos permissionários mudaram desde o pedido; faça um novo pedido."))
+    require(law.may_decide_swap(True, (a.rank_id, b.rank_id) == (swap.rank_a_id, swap.rank_b_id)))
     require(law.may_swap(a.since, b.since, True, on), "on")
     RankAssignment.objects.filter(pk__in=[a.pk, b.pk]).update(ended_on=on)
     RankAssignment.objects.create(permit=swap.permit_a, rank=b.rank, since=on)
@@ -292,23 +262,16 @@ def publish_contest(*, title: str, publication_dates: list[date], contest_date: 
                     commission: list[tuple[str, str]], promotion: bool = False, on: date | None = None) -> Contest:
     """Publish an edital (Art. 16-18); new permits only below the fleet cap (Art. 41, §2); promotion for central ranks (Art. 27)."""
     on = on or timezone.localdate()
-    if not vacancies:
-        _refuse("Art. 16", "edital_without_ranks", _("O edital deve indicar os pontos e o número de permissões de cada um (Art. 16)."), "vacancies")
     ranks = [r for r, _n in vacancies]
-    if len({r.pk for r in ranks}) != len(ranks):
-        _refuse("Art. 16", "edital_rank_twice", _("Cada ponto aparece uma única vez no edital (Art. 16)."), "vacancies")
+    edital = contest_law.check_edital([r.pk for r in ranks], promotion, [r.name for r in ranks if r.zone != Rank.Zone.CENTRAL])
+    if not edital and "promotion_peripheral_rank" not in edital.codes:
+        require(edital, "vacancies")
     decisions = [
+        edital,
         contest_law.may_schedule_contest(publication_dates, contest_date),
         contest_law.check_commission(contest_law.CommissionMember(n, contest_law.CommissionBody(b)) for n, b in commission),
     ]
-    if promotion:
-        peripheral = [r.name for r in ranks if r.zone != Rank.Zone.CENTRAL]
-        if peripheral:
-            decisions.append(Decision.refuse(Reason(
-                "Art. 27", "promotion_peripheral_rank",
-                _("O concurso de promoção é para vagas em pontos da zona central; fora dela: {ranks} (Art. 27)."),
-                {"ranks": ", ".join(peripheral)})))
-    else:
+    if not promotion:
         decisions.append(contest_law.may_open_contest(selectors.active_fleet(), current_parameters(), on, sum(n for _r, n in vacancies)))
     require(Decision.all_of(*decisions))
     contest = Contest.objects.create(
@@ -321,8 +284,7 @@ def publish_contest(*, title: str, publication_dates: list[date], contest_date: 
 
 def _open(contest: Contest) -> Contest:
     contest = Contest.objects.select_for_update().get(pk=contest.pk)
-    if contest.status != Contest.Status.PUBLISHED:
-        _refuse("Art. 19", "contest_classified", _("O resultado deste concurso já foi publicado."))
+    require(contest_law.may_register_proposal(contest.status == Contest.Status.PUBLISHED, False, False, ""))
     return contest
 
 
@@ -339,10 +301,9 @@ def register_candidate(*, contest: Contest, person: Person, model_year: int, pro
     require(Decision.all_of(*decisions), "model_year")
     offered = set(contest.vacancies.values_list("rank_id", flat=True))
     preferred = [int(r) for r in preferred_ranks or []]
-    if set(preferred) - offered:
-        _refuse("Art. 19", "preferred_rank_not_in_edital", _("Os pontos preferidos devem estar no edital (Art. 16, Art. 19)."), "preferred_ranks")
-    if contest.candidates.filter(person=person).exists():
-        _refuse("Art. 19", "candidate_twice", _("{name} já está inscrito neste concurso."), "person", name=person.full_name)
+    outside = bool(set(preferred) - offered)
+    require(contest_law.may_register_proposal(True, outside, False, person.full_name), "preferred_ranks")
+    require(contest_law.may_register_proposal(True, False, contest.candidates.filter(person=person).exists(), person.full_name), "person")
     candidate = Candidate.objects.create(
         contest=contest, person=person, model_year=model_year, profession_since=profession_since,
         no_accident_certificate=no_accident_certificate, dependants=dependants, driver_since=driver_since,
@@ -435,18 +396,11 @@ def record_draw(*, contest: Contest, candidate_ids: list[int], drawn_on: date, m
     ``needs_draw`` is cleared and the ranks of the edital are allocated again (Art. 19).
     """
     contest = Contest.objects.select_for_update().get(pk=contest.pk)
-    if contest.status != Contest.Status.CLASSIFIED:
-        _refuse("Art. 21", "draw_not_classified",
-                _("O sorteio de desempate é feito depois da classificação e antes da publicação do resultado (Art. 19, Art. 21)."))
     ids = [int(i) for i in candidate_ids]
     group = next((g for g in tie_groups(contest) if {c.pk for c in g} == set(ids)), None)
-    if group is None or len(ids) != len(set(ids)):
-        _refuse("Art. 21", "draw_not_a_tie",
-                _("O sorteio deve ordenar todos, e só, os candidatos de um mesmo empate não resolvido pelo Art. 21 "
-                  "e pela ordem de inscrição."), "candidates")
-    if drawn_on < contest.contest_date:
-        _refuse("Art. 21", "draw_before_contest", _("O sorteio não pode ser anterior ao concurso ({contest_date})."),
-                "drawn_on", contest_date=contest.contest_date)
+    decision = contest_law.may_record_draw(contest.status == Contest.Status.CLASSIFIED,
+                                           group is not None and len(ids) == len(set(ids)), contest.contest_date, drawn_on)
+    require(decision, {"draw_not_a_tie": "candidates", "draw_before_contest": "drawn_on"}.get(next(iter(decision.codes), "")))
     positions = [c.position for c in group]
     last_decided_by = group[-1].decided_by
     by_id = {c.pk: c for c in group}
@@ -482,7 +436,11 @@ def _winner_reason(c: Candidate) -> Reason:
 
 @transaction.atomic
 def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
-    """Publish the contest's result and feed the registry, all or nothing (Art. 3, Art. 19, Art. 27).
+    """Publish the contest's result and feed the registry (Art. 3, Art. 19, Art. 27).
+
+    A winner the law core finds ineligible at the grant (Art. 2, Art. 7, Art. 9, § único, Art. 49) is excluded
+    with the reasons and the next classified takes the vacancy; a cancelled rank or the fleet cap (Art. 41, §2)
+    refuses the whole publication, which then writes nothing.
 
     Public contest: each allocated candidate, in classification order, is granted a permit awaiting
     the term of commitment (Art. 2, Art. 2, § único, Art. 3, Art. 7; the 30 days of Art. 3, §1 run from
@@ -491,43 +449,17 @@ def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
     (Art. 27): the winner's active permit moves to the allocated central rank on ``result_published_on``.
     A tie left for a public draw (Art. 21) blocks the publication.
     """
-    from backend.api_errors import LawViolation
-    from backend.registry.services.permits import grant_permit
-
     contest = Contest.objects.select_for_update().get(pk=contest.pk)
-    if contest.status == Contest.Status.PUBLISHED:
-        _refuse("Art. 19", "contest_not_classified", _("O concurso ainda não foi classificado (Art. 19)."))
-    if contest.status == Contest.Status.GRANTED:
-        _refuse("Art. 19", "result_already_published", _("O resultado deste concurso já foi publicado e levado ao cadastro."))
-    if result_published_on < contest.contest_date:
-        _refuse("Art. 19", "result_before_contest", _("O resultado não pode ser publicado antes do concurso ({contest_date})."),
-                "result_published_on", contest_date=contest.contest_date)
     tied = [c.person.full_name for g in tie_groups(contest) for c in g]
-    if tied:
-        _refuse("Art. 21", "draw_pending",
-                _("Empate não resolvido pelo Art. 21 nem pela ordem de inscrição: registre antes o sorteio público "
-                  "da comissão ({names})."), "candidates", names=", ".join(tied))
-    winners = list(contest.candidates.filter(excluded=False, allocated_rank__isnull=False)
-                   .select_related("person", "allocated_rank").order_by("position", "id"))
+    decision = contest_law.may_publish_result(contest.status, contest.contest_date, result_published_on, tied)
+    require(decision, {"result_before_contest": "result_published_on", "draw_pending": "candidates"}.get(next(iter(decision.codes), "")))
     refusals: list[Decision] = []
-    for c in winners:
-        rank = Rank.objects.select_for_update().get(pk=c.allocated_rank_id)
-        if not rank.active:
-            refusals.append(Decision.refuse(_winner_reason(c), Reason(
-                "Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), {"rank": rank.name})))
-            continue
-        try:
-            with transaction.atomic():
-                if contest.promotion:
-                    c.permit = _promote(c, rank, result_published_on)
-                else:
-                    c.permit = grant_permit(
-                        person=c.person, number=next_permit_number(result_published_on.year),
-                        result_published_on=result_published_on, on=result_published_on, contest_model_year=c.model_year,
-                    )
-                c.save(update_fields=["permit"])
-        except LawViolation as exc:
-            refusals.append(Decision.refuse(_winner_reason(c), *exc.decision.reasons))
+    while True:
+        passed_over = _grant_in_order(contest, result_published_on, refusals)
+        if passed_over is None:
+            break
+        # Art. 2, 7, 9, § único: an ineligible winner is excluded and the next classified takes the vacancy
+        _reallocate(contest)
     if refusals:
         require(Decision.all_of(*refusals), "candidates")  # raises: the whole publication is rolled back
     contest.status, contest.result_published_on = Contest.Status.GRANTED, result_published_on
@@ -535,12 +467,52 @@ def publish_result(*, contest: Contest, result_published_on: date) -> Contest:
     return contest
 
 
+def _grant_in_order(contest: Contest, on: date, refusals: list[Decision]) -> Candidate | None:
+    """Grant (or promote) each allocated winner not served yet, in classification order. A public-contest winner
+    the law core finds ineligible (Art. 2, Art. 7, Art. 9, § único, Art. 49) is excluded and returned, so that the
+    allocation is made again; any other refusal (a cancelled rank, the fleet cap) is collected in ``refusals``."""
+    from django.utils.translation import gettext
+
+    from backend.api_errors import LawViolation
+    from backend.registry.services.permits import grant_permit
+
+    winners = (contest.candidates.filter(excluded=False, allocated_rank__isnull=False, permit__isnull=True)
+               .select_related("person", "allocated_rank").order_by("position", "id"))
+    for c in winners:
+        rank = Rank.objects.select_for_update().get(pk=c.allocated_rank_id)
+        in_operation = law.rank_in_operation(rank.active, rank.name)
+        if not in_operation:
+            refusals.append(Decision.refuse(_winner_reason(c), *in_operation.reasons))
+            continue
+        if contest.promotion:
+            try:
+                with transaction.atomic():
+                    c.permit = _promote(c, rank, on)
+                    c.save(update_fields=["permit"])
+            except LawViolation as exc:
+                refusals.append(Decision.refuse(_winner_reason(c), *exc.decision.reasons))
+            continue
+        cap = contest_law.may_grant_vacancy(selectors.active_fleet(), current_parameters(), on)
+        if not cap:
+            refusals.append(Decision.refuse(_winner_reason(c), *cap.reasons))
+            continue
+        try:
+            with transaction.atomic():
+                c.permit = grant_permit(person=c.person, number=next_permit_number(on.year), result_published_on=on, on=on,
+                                        contest_model_year=c.model_year)
+                c.save(update_fields=["permit"])
+        except LawViolation as exc:
+            c.position, c.allocated_rank, c.excluded = None, None, True
+            c.exclusion_reasons = [r.as_dict(gettext) for r in exc.decision.reasons]
+            c.save(update_fields=["position", "allocated_rank", "excluded", "exclusion_reasons"])
+            return c
+    return None
+
+
 def _promote(c: Candidate, rank: Rank, on: date) -> Permit:
     """Art. 27: the holder's active permit leaves its rank for the central rank won in the promotion."""
     permit = Permit.objects.filter(holder=c.person, status=Permit.Status.ACTIVE).first()
-    if permit is None:
-        _refuse("Art. 27", "promotion_winner_without_active_permit",
-                _("{name} não tem permissão ativa para ser promovido (Art. 27)."), "candidates", name=c.person.full_name)
+    require(law.may_promote(permit is not None, c.person.full_name), "candidates")
     assign_rank(permit=permit, rank=rank, since=on)
     return permit
 
@@ -569,10 +541,8 @@ def designate_on_term(permit: Permit) -> RankAssignment | None:
 @transaction.atomic
 def file_justification(*, permit: Permit, start: date, end: date, reason: str) -> AbsenceJustification:
     """File a justification of absences from the rank for force majeure (Art. 9, V); DIMUTRAN decides."""
-    if end < start:
-        _refuse("Art. 9, V", "justification_ends_before_start", _("A justificativa não pode terminar antes de começar."), "end")
-    if not reason.strip():
-        _refuse("Art. 9, V", "justification_without_reason", _("Informe o motivo de força maior (Art. 9, V)."), "reason")
+    decision = law.may_file_justification(start, end, reason)
+    require(decision, "end" if "justification_ends_before_start" in decision.codes else "reason")
     return AbsenceJustification.objects.create(permit=permit, start=start, end=end, reason=reason)
 
 
@@ -580,8 +550,7 @@ def file_justification(*, permit: Permit, start: date, end: date, reason: str) -
 def decide_justification(*, justification: AbsenceJustification, accept: bool, on: date, text: str = "") -> AbsenceJustification:
     """DIMUTRAN accepts or refuses the force majeure; only accepted days stop counting as absences (Art. 9, V)."""
     j = AbsenceJustification.objects.select_for_update().get(pk=justification.pk)
-    if j.status != AbsenceJustification.Status.PENDING:
-        _refuse("Art. 9, V", "justification_decided", _("Esta justificativa já foi decidida."))
+    require(law.may_decide_justification(j.status == AbsenceJustification.Status.PENDING))
     j.status = AbsenceJustification.Status.ACCEPTED if accept else AbsenceJustification.Status.REFUSED
     j.decided_on, j.decision_text = on, text
     j.save(update_fields=["status", "decided_on", "decision_text"])

@@ -1,9 +1,10 @@
 from django.urls import path
-from rest_framework.routers import SimpleRouter
+
+from backend.api.routers import IdSimpleRouter
 
 from . import views
 
-router = SimpleRouter()
+router = IdSimpleRouter()
 router.register("ranks", views.RankViewSet, basename="rank")
 router.register("rank-checkins", views.CheckInViewSet, basename="rank-checkin")
 router.register("rank-swaps", views.SwapViewSet, basename="rank-swap")

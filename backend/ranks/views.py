@@ -1,6 +1,5 @@
 """Ranks API: DIMUTRAN locates ranks, runs contests and reads reports; cabs check in; the map is public."""
 
-from datetime import date
 
 from django.http import JsonResponse
 from django.utils import timezone
@@ -14,6 +13,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.params import int_param
 from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.api_errors import decision_payload
@@ -79,12 +79,8 @@ class RankViewSet(viewsets.ModelViewSet):
         """Attendance of each titular in the month, from the check-ins, less the force majeure DIMUTRAN accepted (Art. 9, V)."""
         rank = self.get_object()
         today = timezone.localdate()
-        try:
-            year = int(request.query_params.get("year", today.year))
-            month = int(request.query_params.get("month", today.month))
-            date(year, month, 1)
-        except ValueError:
-            raise ValidationError({"month": [_("Informe ano e mês válidos.")]}) from None
+        year = int_param(request.query_params, "year", today.year, minimum=1987, maximum=9999)
+        month = int_param(request.query_params, "month", today.month, minimum=1, maximum=12)
         rows = selectors.attendance(rank, year, month, today)
         return Response({
             "rank": rank.pk, "year": year, "month": month,
@@ -110,8 +106,8 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
         qs = RankCheckIn.objects.all()
         if not is_dimutran(self.request.user):
             qs = qs.filter(permit__in=permits_visible_to(self.request.user))
-        rank = self.request.query_params.get("rank")
-        if rank:
+        rank = int_param(self.request.query_params, "rank")
+        if rank is not None:
             qs = qs.filter(rank_id=rank)
         if self.request.query_params.get("open"):
             qs = qs.filter(checked_out_at__isnull=True)
@@ -123,11 +119,15 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=s.CheckInRequestSerializer, responses=s.CheckInSerializer)
     def create(self, request):
-        """Check in at a rank; a visitor at a private rank only within Art. 27, §3."""
+        """Check in at a rank where the cab's GPS position shows it (Art. 9, V); a visitor at a private rank only within
+        Art. 27, §3. DIMUTRAN may record a cab it sees there without a position."""
         data = valid(s.CheckInRequestSerializer, request)
         self._may_act_for(data["permit"])
-        at = data.get("at") if is_dimutran(request.user) else None
-        checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at)
+        staff = is_dimutran(request.user)
+        at = data.get("at") if staff else None
+        position = (data["lat"], data["lon"]) if "lat" in data and "lon" in data else None
+        checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at, position=position,
+                                    recorded_by_inspector=staff and position is None)
         return Response(s.CheckInSerializer(checkin).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.CheckOutRequestSerializer, responses=s.CheckInSerializer)
@@ -246,8 +246,8 @@ class JustificationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
         qs = AbsenceJustification.objects.select_related("permit")
         if not is_dimutran(self.request.user):
             qs = qs.filter(permit__in=permits_visible_to(self.request.user))
-        permit = self.request.query_params.get("permit")
-        return qs.filter(permit_id=permit) if permit else qs
+        permit = int_param(self.request.query_params, "permit")
+        return qs if permit is None else qs.filter(permit_id=permit)
 
     def perform_create(self, serializer):
         d = serializer.validated_data

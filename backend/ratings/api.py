@@ -7,9 +7,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from backend.api.permissions import IsDimutran
 from backend.enforcement.authentication import PassengerAuthentication
 from backend.receipts.api import IsPassenger
-from backend.api.permissions import IsDimutran
 from backend.tariffs.api.serializers import AwareDateTimeField
 
 from . import report, services

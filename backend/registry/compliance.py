@@ -57,6 +57,7 @@ def compliance_facts(person: Person, permit: Permit, on: date) -> law.Compliance
         auxiliary_authorized_on=auxiliary.authorized_on if auxiliary else None,
         social_security_last_proof_quarter_end=last_proof,
         auxiliary_split_regime=auxiliary.regime if auxiliary else Auxiliary.SplitRegime.LAW,  # Art. 1, §5-§6
+        vehicle_tolerance_until=permit.vehicle_tolerance_until,  # Art. 34, § único
     )
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from taxilaw.revocation import RevocationGround
-from taxilaw.split import REGIME_DATUM, check_regime
+from taxilaw.split import PIX_TO_DRIVER, PIX_TO_HOLDER, REGIME_DATUM, check_regime
 
 
 class Person(models.Model):
@@ -68,6 +68,10 @@ class Permit(models.Model):
     contest_model_year = models.PositiveIntegerField(_("ano-modelo do concurso (Art. 34, II, a)"), null=True, blank=True)
     co_owned_grandfathered = models.BooleanField(_("co-propriedade anterior à lei (Art. 14)"), default=False)
     ended_on = models.DateField(_("encerrada em"), null=True, blank=True)
+    vehicle_tolerance_until = models.DateField(
+        _("tolerância para a troca do veículo até (Art. 34, § único)"), null=True, blank=True)
+    judicial_loss_final_on = models.DateField(
+        _("trânsito em julgado da perda do veículo (Art. 11, § único)"), null=True, blank=True)
     created_at = models.DateTimeField(_("registrada em"), auto_now_add=True)
 
     class Meta:
@@ -233,6 +237,10 @@ class Auxiliary(models.Model):
         CONTRACT = "contract", _("contrato escrito com duas testemunhas (Art. 1, §6)")
         CTPS = "ctps", _("emprego com registro em CTPS: sem partilha (Art. 1, §6)")
 
+    class PixReceiver(models.TextChoices):
+        DRIVER = PIX_TO_DRIVER, _("a do motorista auxiliar")
+        HOLDER = PIX_TO_HOLDER, _("sempre a do permissionário")
+
     #: The model field of each datum of ``taxilaw.split.check_regime``.
     REGIME_FIELDS = {
         "kind": "split_regime", "auxiliary_percent": "contract_auxiliary_percent", "signed_on": "contract_signed_on",
@@ -259,6 +267,11 @@ class Auxiliary(models.Model):
     contract_witness_2 = models.CharField(_("2ª testemunha do contrato (Art. 1, §6)"), max_length=160, blank=True)
     ctps_number = models.CharField(_("número da CTPS (Art. 1, §6)"), max_length=20, blank=True)
     ctps_series = models.CharField(_("série da CTPS (Art. 1, §6)"), max_length=10, blank=True)
+    # A term of the authorization like the §6 regime: whose Pix key receives the fares this auxiliary drives
+    # (docs/payments.md); the settlement of the week follows who received each fare (Art. 1, §3).
+    pix_receiver = models.CharField(
+        _("chave Pix que recebe as corridas"), max_length=8, choices=PixReceiver.choices, default=PixReceiver.DRIVER
+    )
 
     class Meta:
         verbose_name = _("motorista auxiliar")

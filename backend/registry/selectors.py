@@ -12,7 +12,7 @@ LIVE_STATUSES = (Permit.Status.AWAITING_TERM, Permit.Status.ACTIVE)
 
 
 def candidate_facts(person: Person) -> CandidateFacts:
-    """What Art. 2, Art. 7 and Art. 9, § único ask about a candidate."""
+    """What Art. 2, Art. 5, I, Art. 7, Art. 9, § único and Art. 49 ask about a candidate."""
     last_ceded = (
         Transfer.objects.filter(cedent=person, status=Transfer.Status.COMPLETED)
         .order_by("-completed_on")
@@ -24,6 +24,8 @@ def candidate_facts(person: Person) -> CandidateFacts:
         holds_permit=Permit.objects.filter(holder=person, status__in=LIVE_STATUSES).exists(),
         last_ceded_permit_on=last_ceded,
         had_permit_revoked=Permit.objects.filter(holder=person, status=Permit.Status.REVOKED).exists(),
+        social_security_registered=person.social_security_registered,
+        cnh_expires_on=person.cnh_expires_on,
     )
 
 
@@ -48,6 +50,11 @@ def driven_permit(person: Person, statuses=LIVE_STATUSES) -> tuple[Permit | None
     if auxiliary:
         return auxiliary.permit, "auxiliar"
     return None, None
+
+
+def people_of(permit: Permit):
+    """The people attached to a permit: its holder and its auxiliaries (any status)."""
+    return Person.objects.filter(Q(pk=permit.holder_id) | Q(auxiliary_roles__permit=permit)).distinct()
 
 
 def permits_visible_to(user):

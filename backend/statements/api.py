@@ -17,6 +17,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.params import int_param
+
 from . import documents, selectors, services
 from .models import StatementAdjustment, WeeklyStatement
 
@@ -27,6 +29,39 @@ class StatementRideSerializer(serializers.Serializer):
     ride = serializers.IntegerField(source="ride_id", read_only=True)
     completed_at = serializers.DateTimeField(read_only=True)
     fare = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+
+
+class RideLineSerializer(serializers.Serializer):
+    """A ride the statement counts: when, fare, origin, payment and who received it, any meter disagreement."""
+
+    ride = serializers.IntegerField(source="ride_id", read_only=True)
+    completed_at = serializers.DateTimeField(read_only=True)
+    fare = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+    origin = serializers.CharField(read_only=True)
+    method = serializers.CharField(read_only=True)
+    collector = serializers.CharField(read_only=True)
+    server_total = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True, allow_null=True)
+    meter_disagreement = serializers.BooleanField(read_only=True)
+    late = serializers.BooleanField(read_only=True)
+    payment_display = serializers.SerializerMethodField()
+
+    def get_payment_display(self, obj) -> str:
+        return documents.payment_text(obj)
+
+
+class SettlementSerializer(serializers.Serializer):
+    """Who received what by method, the shares, and the single transfer (Art. 1, §3-§6)."""
+
+    gross = serializers.DecimalField(max_digits=12, decimal_places=2)
+    auxiliary_share = serializers.DecimalField(max_digits=12, decimal_places=2)
+    holder_share = serializers.DecimalField(max_digits=12, decimal_places=2)
+    collected = serializers.SerializerMethodField()
+    payer = serializers.CharField(allow_null=True)
+    payee = serializers.CharField(allow_null=True)
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+
+    def get_collected(self, obj) -> list[dict]:
+        return [{"party": party, "method": method, "amount": f"{amount:.2f}"} for party, method, amount in obj.collected]
 
 
 class AdjustmentSerializer(serializers.ModelSerializer):
@@ -89,6 +124,9 @@ class WeeklyStatementSerializer(serializers.ModelSerializer):
     total_auxiliary_part = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
     total_holder_part = serializers.DecimalField(max_digits=12, decimal_places=2, read_only=True)
     carried_later = CarriedLaterSerializer(source="carried_later_lines", many=True, read_only=True)
+    ride_lines = RideLineSerializer(many=True, read_only=True)
+    settlement = SettlementSerializer(read_only=True, allow_null=True)
+    transfer_label = serializers.SerializerMethodField()
     expenses_note = serializers.SerializerMethodField()
     csv_url = serializers.SerializerMethodField()
     pdf_url = serializers.SerializerMethodField()
@@ -102,8 +140,13 @@ class WeeklyStatementSerializer(serializers.ModelSerializer):
             "expenses_note", "csv_url", "pdf_url",
             "no_split", "split_label", "contract_signed_on", "contract_witnesses", "ctps_number", "ctps_series",
             "adjustments", "late_gross", "total_gross", "total_auxiliary_part", "total_holder_part", "carried_later",
+            "ride_lines", "settlement", "transfer_label",
         ]
         read_only_fields = fields
+
+    def get_transfer_label(self, obj) -> str:
+        """The settlement in words ("Fulano paga R$ 750,00 a Beltrano"); empty for the holder's own driving."""
+        return documents.transfer_text(obj)
 
     def get_holder_name(self, obj) -> str:
         return obj.holder.full_name if obj.holder else ""
@@ -138,6 +181,12 @@ PERMIT_PARAM = OpenApiParameter("permit", OpenApiTypes.INT, description="Id da p
 DRIVER_PARAM = OpenApiParameter("driver", OpenApiTypes.INT, description="Id do motorista (pessoa).")
 
 
+class RunningStatementSerializer(WeeklyStatementSerializer):
+    """A statement of the running week: computed now, not stored, so it has no id yet."""
+
+    id = serializers.IntegerField(read_only=True, allow_null=True)
+
+
 class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
     """Closed weekly statements (Art. 1, §3; Art. 1, §6); another person's statement answers 404.
 
@@ -154,10 +203,9 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         if monday:
             qs = qs.filter(week_start=monday)
         for name in ("permit", "driver"):
-            if params.get(name):
-                if not params[name].isdigit():
-                    raise ValidationError({name: [_("Informe um número inteiro.")]})
-                qs = qs.filter(**{f"{name}_id": int(params[name])})
+            value = int_param(params, name)
+            if value is not None:
+                qs = qs.filter(**{f"{name}_id": value})
         return qs
 
     @extend_schema(parameters=[WEEK_PARAM, PERMIT_PARAM, DRIVER_PARAM])
@@ -167,7 +215,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         responses=inline_serializer("RunningWeek", {
             "week_start": serializers.DateField(), "week_end": serializers.DateField(),
-            "statements": WeeklyStatementSerializer(many=True),
+            "statements": RunningStatementSerializer(many=True),
         }),
     )
     @action(detail=False, url_path="current", pagination_class=None)
@@ -184,7 +232,7 @@ class WeeklyStatementViewSet(viewsets.ReadOnlyModelViewSet):
         monday = services.monday_of(now)
         return Response({
             "week_start": monday, "week_end": statements[0].week_end,
-            "statements": WeeklyStatementSerializer(statements, many=True).data,
+            "statements": RunningStatementSerializer(statements, many=True).data,
         })
 
 

@@ -12,8 +12,9 @@ from django.utils.translation import gettext_noop
 
 from backend.pdf import FONT, new_pdf
 from backend.tariffs.formatting import br_number, brl
+from taxilaw.split import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
 
-from .models import StatementAdjustment, WeeklyStatement
+from .models import StatementAdjustment, StatementRide, WeeklyStatement
 
 logging.getLogger("fontTools").setLevel(logging.WARNING)
 
@@ -112,6 +113,78 @@ def carried_later_text(adjustment: StatementAdjustment) -> str:
                                            "id": adjustment.statement_id}
 
 
+def party_names(statement: WeeklyStatement) -> dict[str, str]:
+    """The two partners of an auxiliary's statement by name (Art. 1, §3)."""
+    holder = statement.holder.full_name if statement.holder else _("permissionário")
+    return {PARTY_AUXILIARY: statement.driver.full_name, PARTY_HOLDER: holder}
+
+
+def received_text(settlement, party: str) -> str:
+    """"R$ 600,00 (dinheiro R$ 200,00; Pix R$ 400,00)": what a partner received, by method."""
+    parts = [f"{_(METHOD_LABELS[m])} {brl(settlement.received(party, m))}"
+             for m in (*PAYMENT_METHODS, METHOD_UNRECORDED) if settlement.received(party, m)]
+    total = brl(settlement.received(party))
+    return f"{total} ({'; '.join(parts)})" if parts else total
+
+
+def transfer_text(statement: WeeklyStatement) -> str:
+    """The single transfer that settles the week: who pays whom, how much (Art. 1, §3-§6)."""
+    settlement = statement.settlement
+    if settlement is None:
+        return ""
+    if settlement.payer is None:
+        return _("Nada a transferir: cada um já recebeu a sua parte.")
+    names = party_names(statement)
+    return _("%(payer)s paga %(amount)s a %(payee)s") % {
+        "payer": names[settlement.payer], "amount": brl(settlement.amount), "payee": names[settlement.payee]}
+
+
+def settlement_lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
+    """Who received what by method and the transfer; none for the holder's own driving (no partner)."""
+    settlement = statement.settlement
+    if settlement is None:
+        return []
+    return [
+        (_("Recebido pelo auxiliar"), received_text(settlement, PARTY_AUXILIARY)),
+        (_("Recebido pelo permissionário"), received_text(settlement, PARTY_HOLDER)),
+        (_("Acerto da semana"), transfer_text(statement)),
+    ]
+
+
+def payment_text(entry: StatementRide) -> str:
+    """"Pix (recebido pelo permissionário)": how the fare was paid and which partner received it."""
+    method = entry.get_method_display()
+    if entry.method == METHOD_UNRECORDED:
+        return _("não informado (em mãos do motorista)")
+    if not entry.collector:
+        return method
+    return _("%(method)s (recebido pelo %(party)s)") % {"method": method, "party": entry.get_collector_display()}
+
+
+def disagreement_text(entry: StatementRide) -> str:
+    """Art. 43: the meter's fare against the server's recomputation, when they disagree; empty otherwise."""
+    if not entry.meter_disagreement:
+        return ""
+    server = brl(entry.server_total) if entry.server_total is not None else "—"
+    return _("taxímetro %(fare)s; recálculo %(server)s") % {"fare": brl(entry.fare), "server": server}
+
+
+def ride_rows(statement: WeeklyStatement) -> list[dict]:
+    """The statement's rides as lines: time, fare, origin, payment, any meter disagreement, late or not.
+
+    ``payment_short`` and ``recomputed`` are the narrow forms of the PDF's table."""
+    return [{
+        "ride": entry.ride_id, "time": f"{timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}",
+        "fare": brl(entry.fare), "origin": entry.get_origin_display() if entry.origin else "—",
+        "payment": payment_text(entry), "disagreement": disagreement_text(entry), "late": entry.late,
+        "payment_short": (f"{entry.get_method_display()} ({entry.get_collector_display()})" if entry.collector
+                          else entry.get_method_display()),
+        "recomputed": (_("%(server)s (diverge)") % {"server": brl(entry.server_total)}
+                       if entry.meter_disagreement and entry.server_total is not None
+                       else (_("diverge") if entry.meter_disagreement else "—")),
+    } for entry in statement.ride_lines]
+
+
 def lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
     """The statement's lines, label and value, as shown on the page and the PDF (Art. 1, §3).
 
@@ -141,6 +214,7 @@ def lines(statement: WeeklyStatement) -> list[tuple[str, str]]:
              else brl(statement.total_auxiliary_part)),
             (_("Total com ajustes: parte do permissionário"), brl(statement.total_holder_part)),
         ]
+    out += settlement_lines(statement)
     for adjustment in statement.carried_later_lines:
         out.append((_("Corridas registradas após o fechamento"), carried_later_text(adjustment)))
     out.append((_("Fechamento"), closed))
@@ -154,7 +228,13 @@ CSV_HEADER = [
     # Art. 1, §6 (contract and CTPS) and late rides (Art. 1, §3): "linha" is semana, ajuste or total.
     "contrato_data", "contrato_testemunhas", "ctps_numero", "ctps_serie", "linha", "semana_original_inicio",
     "semana_original_fim", "extrato_original", "corridas_registradas_apos_fechamento", "lancadas_depois_em",
+    # Each ride (linha = corrida) and the settlement (linha = acerto): docs/payments.md.
+    "corrida", "corrida_concluida_em", "corrida_tarifa", "corrida_origem", "corrida_pagamento",
+    "corrida_recebida_por", "corrida_total_servidor", "corrida_divergencia_taximetro", "corrida_lancada_depois",
+    "acerto_descricao", "acerto_valor",
 ]
+RIDE_COLUMNS = 9
+SETTLEMENT_COLUMNS = 2
 
 
 def statement_csv(statement: WeeklyStatement) -> str:
@@ -164,7 +244,7 @@ def statement_csv(statement: WeeklyStatement) -> str:
     (late rides of a closed week, ``ajuste``) and, when there are any, the
     ``total`` row of what is paid with this statement."""
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer = _PaddedWriter(csv.writer(out, delimiter=";", lineterminator="\r\n"))
     writer.writerow(CSV_HEADER)
     closed = timezone.localtime(statement.closed_at).strftime("%d/%m/%Y %H:%M") if statement.closed_at else ""
     holder_name = statement.holder.full_name if statement.holder else ""
@@ -222,7 +302,42 @@ def statement_csv(statement: WeeklyStatement) -> str:
             "", "", closed, _(statement.expenses_note), "", "", "", "",
             "total", "", "", "", "", "",
         ])
+    empty = [""] * (CSV_HEADER.index("corrida"))
+    for entry in statement.ride_lines:
+        row = empty.copy()
+        row[:3] = common
+        row[CSV_HEADER.index("linha")] = "corrida"
+        writer.writerow(row + [
+            entry.ride_id, f"{timezone.localtime(entry.completed_at):%d/%m/%Y %H:%M}", plain_amount(entry.fare),
+            entry.get_origin_display() if entry.origin else "", entry.get_method_display(),
+            entry.get_collector_display() if entry.collector else "",
+            plain_amount(entry.server_total) if entry.server_total is not None else "",
+            "sim" if entry.meter_disagreement else "não", "sim" if entry.late else "não",
+        ])
+    settlement = statement.settlement
+    if settlement is not None:
+        for label, value in (
+            *((_("Recebido pelo auxiliar (%(method)s)") % {"method": _(METHOD_LABELS[m])},
+               settlement.received(PARTY_AUXILIARY, m)) for m in (*PAYMENT_METHODS, METHOD_UNRECORDED)),
+            *((_("Recebido pelo permissionário (%(method)s)") % {"method": _(METHOD_LABELS[m])},
+               settlement.received(PARTY_HOLDER, m)) for m in (*PAYMENT_METHODS, METHOD_UNRECORDED)),
+            (transfer_text(statement), settlement.amount),
+        ):
+            row = empty.copy()
+            row[:3] = common
+            row[CSV_HEADER.index("linha")] = "acerto"
+            writer.writerow(row + [""] * RIDE_COLUMNS + [label, plain_amount(value)])
     return out.getvalue()
+
+
+class _PaddedWriter:
+    """Every CSV row as wide as the header: older rows leave the ride and settlement columns empty."""
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def writerow(self, row):
+        self.writer.writerow(list(row) + [""] * (len(CSV_HEADER) - len(row)))
 
 
 def csv_filename(statement: WeeklyStatement) -> str:
@@ -251,6 +366,25 @@ def statement_pdf(statement: WeeklyStatement) -> bytes:
         pdf.cell(cols[0], 7, label, border="B")
         pdf.set_font(FONT, "", 10)
         pdf.multi_cell(cols[1], 7, value, border="B", new_x="LMARGIN", new_y="NEXT")
+    rides = ride_rows(statement)
+    if rides:
+        pdf.ln(4)
+        pdf.set_font(FONT, "B", 11)
+        pdf.multi_cell(width, 7, _("Corridas"), new_x="LMARGIN", new_y="NEXT")
+        heads = (_("Nº"), _("Concluída em"), _("Tarifa"), _("Origem"), _("Pagamento (quem recebeu)"),
+                 _("Recálculo (Art. 43)"))
+        widths = [w * width for w in (0.07, 0.19, 0.11, 0.13, 0.30, 0.20)]
+        pdf.set_font(FONT, "B", 8)
+        for head, w in zip(heads, widths, strict=True):
+            pdf.cell(w, 6, head, border="B")
+        pdf.ln()
+        pdf.set_font(FONT, "", 8)
+        for r in rides:
+            late = " " + _("(ajuste)") if r["late"] else ""
+            cells = (str(r["ride"]), r["time"] + late, r["fare"], r["origin"], r["payment_short"], r["recomputed"])
+            for cell, w in zip(cells, widths, strict=True):
+                pdf.cell(w, 6, cell, border="B")
+            pdf.ln()
     pdf.ln(4)
     pdf.set_font(FONT, "", 9)
     pdf.multi_cell(width, 5, _(statement.expenses_note), new_x="LMARGIN", new_y="NEXT")

@@ -15,7 +15,18 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person
-from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE
+from taxilaw.split import (
+    METHOD_CARD,
+    METHOD_CASH,
+    METHOD_PIX,
+    METHOD_UNRECORDED,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    PERMIT_HOLDER_EXPENSES_NOTE,
+    Payment,
+    Settlement,
+    settle,
+)
 
 ZERO = Decimal("0.00")
 
@@ -147,6 +158,25 @@ class WeeklyStatement(WrittenOnce, models.Model):
         return self.holder_part + sum((a.holder_part for a in self.adjustment_lines), ZERO)
 
     @property
+    def ride_lines(self) -> list["StatementRide"]:
+        """Every ride this statement counts, its own week's and the late ones, in time order (stored, or so far)."""
+        if self.pk is None:
+            lines = list(getattr(self, "pending_entries", []))
+            lines += [r for a in self.adjustment_lines for r in a.ride_list]
+            return sorted(lines, key=lambda r: (r.completed_at, r.ride_id))
+        return list(self.ride_entries.order_by("completed_at", "ride_id"))
+
+    @property
+    def settlement(self) -> Settlement | None:
+        """Who received what and the one transfer between the partners (Art. 1, §3-§6); none for the holder's own
+        driving. Computed from the counted rides, stored at closing, so a closed statement's never changes."""
+        if self.role == self.Role.HOLDER:
+            return None
+        payments = [Payment(r.fare, r.method or METHOD_UNRECORDED, r.collector or PARTY_AUXILIARY)
+                    for r in self.ride_lines]
+        return settle(payments, self.total_auxiliary_part, self.total_holder_part)
+
+    @property
     def carried_later_lines(self) -> list["StatementAdjustment"]:
         """Rides of this (closed) week recorded after its closing and carried into later statements."""
         if self.pk is None:
@@ -211,6 +241,20 @@ class StatementRide(WrittenOnce, models.Model):
     A ride with ``adjustment`` set was recorded after its week was closed.
     """
 
+    class Method(models.TextChoices):
+        CASH = METHOD_CASH, _("dinheiro")
+        PIX = METHOD_PIX, _("Pix")
+        CARD = METHOD_CARD, _("cartão")
+        UNRECORDED = METHOD_UNRECORDED, _("não informado")
+
+    class Collector(models.TextChoices):
+        AUXILIARY = PARTY_AUXILIARY, _("auxiliar")
+        HOLDER = PARTY_HOLDER, _("permissionário")
+
+    class Origin(models.TextChoices):
+        DISPATCHED = "dispatched", _("central")
+        STREET = "street", _("rua ou ponto")
+
     ride = models.OneToOneField("trips.Ride", on_delete=models.PROTECT, related_name="statement_entry",
                                 verbose_name=_("corrida"))
     statement = models.ForeignKey(WeeklyStatement, on_delete=models.PROTECT, related_name="ride_entries",
@@ -219,6 +263,17 @@ class StatementRide(WrittenOnce, models.Model):
                                    related_name="ride_entries", verbose_name=_("ajuste (corrida registrada após o fechamento)"))
     fare = models.DecimalField(_("tarifa contada"), max_digits=10, decimal_places=2)
     completed_at = models.DateTimeField(_("concluída em"))
+    # As counted at closing, so the closed statement's lines and settlement never change (docs/payments.md).
+    # Database defaults: a line written without them (statements 0002's ledger fill) reads "não informado".
+    method = models.CharField(_("forma de pagamento"), max_length=10, choices=Method.choices,
+                              default=METHOD_UNRECORDED, db_default=METHOD_UNRECORDED)
+    collector = models.CharField(_("parte que recebeu"), max_length=10, choices=Collector.choices, blank=True,
+                                 default="", db_default="")
+    origin = models.CharField(_("origem"), max_length=10, choices=Origin.choices, blank=True, default="",
+                              db_default="")
+    server_total = models.DecimalField(_("total recalculado pelo servidor (Art. 43)"), max_digits=10,
+                                       decimal_places=2, null=True, blank=True)
+    meter_disagreement = models.BooleanField(_("taxímetro diverge do recálculo"), default=False, db_default=False)
 
     class Meta:
         verbose_name = _("corrida contada em extrato")

@@ -34,6 +34,9 @@ from backend.registry.models import Auxiliary, Permit, Person
 from backend.trips.models import Ride, RideStatus
 from taxilaw.split import (
     LAW_SPLIT,
+    METHOD_UNRECORDED,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
     SplitAgreement,
     check_regime,
     split_gross,
@@ -47,6 +50,7 @@ from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyState
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
+STREET = "street"  # Ride.created_by of a street or ponto trip (dispatch/street.py writes it)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,21 @@ class RideRow:
     driver_id: int
     fare: Decimal
     completed_at: datetime
+    method: str = METHOD_UNRECORDED
+    collector: str = ""
+    origin: str = StatementRide.Origin.DISPATCHED
+    server_total: Decimal | None = None
+    meter_disagreement: bool = False
+
+    def entry(self, role: str, **links) -> StatementRide:
+        """The ledger line of this ride as counted (Art. 1, §3): fare, payment and who received it, origin, and
+        any meter disagreement (Art. 43). A payment never recorded is the driver's, in hand."""
+        holder_drove = role == WeeklyStatement.Role.HOLDER
+        collector = PARTY_HOLDER if holder_drove else (self.collector or PARTY_AUXILIARY)
+        return StatementRide(ride_id=self.pk, fare=self.fare, completed_at=self.completed_at, method=self.method,
+                             collector=collector,
+                             origin=self.origin, server_total=self.server_total,
+                             meter_disagreement=self.meter_disagreement, **links)
 
 
 def monday_of(day: date | datetime) -> date:
@@ -207,7 +226,7 @@ def build_adjustment(*, permit: Permit, driver: Person, original_monday: date, l
         auxiliary_percent=terms.auxiliary_percent, settled_gross=settled, rides=len(late), gross=gross,
         auxiliary_part=aux_part, holder_part=holder_part,
     )
-    adjustment.pending_rides = [StatementRide(ride_id=r.pk, fare=r.fare, completed_at=r.completed_at) for r in late]
+    adjustment.pending_rides = [r.entry(terms.role) for r in late]
     for entry in adjustment.pending_rides:
         entry.pending = True
     return adjustment
@@ -217,9 +236,14 @@ def _completed_rides(**filters) -> list[RideRow]:
     """Completed rides with a permit and a driver not counted by any statement yet, fares exact in Decimal."""
     rows = (Ride.objects.filter(status=RideStatus.COMPLETED, completed_at__isnull=False, permit__isnull=False,
                                 driver__isnull=False, statement_entry__isnull=True, **filters)
-            .order_by("completed_at", "pk").values_list("pk", "permit_id", "driver_id", "fare", "completed_at"))
-    return [RideRow(pk, permit_id, driver_id, Decimal(fare) if fare is not None else ZERO, at)
-            for pk, permit_id, driver_id, fare, at in rows]
+            .order_by("completed_at", "pk").values_list(
+                "pk", "permit_id", "driver_id", "fare", "completed_at", "payment__method", "payment__collector",
+                "created_by", "server_total", "meter_disagreement"))
+    return [RideRow(pk, permit_id, driver_id, Decimal(fare) if fare is not None else ZERO, at,
+                    method or METHOD_UNRECORDED, collector or "",
+                    StatementRide.Origin.STREET if created_by == STREET else StatementRide.Origin.DISPATCHED,
+                    server_total, disagreement)
+            for pk, permit_id, driver_id, fare, at, method, collector, created_by, server_total, disagreement in rows]
 
 
 def _week_rides(monday: date, **filters) -> dict[tuple[int, int], list[RideRow]]:
@@ -299,7 +323,7 @@ def close_week(monday: date, now: datetime | None = None) -> WeekClosure:
                 adjustment.statement = statements[(permit_id, driver_id)]
                 adjustments.append(adjustment)
             StatementAdjustment.objects.bulk_create(adjustments)
-            entries = [StatementRide(ride_id=r.pk, statement=statements[key], fare=r.fare, completed_at=r.completed_at)
+            entries = [r.entry(statements[key].role, statement=statements[key])
                        for key, rows in own.items() for r in rows]
             for adjustment in adjustments:
                 for entry in adjustment.pending_rides:
@@ -337,6 +361,7 @@ def weeks_to_close(now: datetime | None = None) -> list[date]:
 def _running(permit: Permit, driver: Person, monday: date, rows: list[RideRow],
              late: dict[tuple[int, int, date], list[RideRow]]) -> WeeklyStatement:
     statement = build_statement(permit=permit, driver=driver, monday=monday, gross=_gross(rows), rides=len(rows))
+    statement.pending_entries = [r.entry(statement.role) for r in rows]
     statement.pending_adjustments = [
         build_adjustment(permit=permit, driver=driver, original_monday=original, late=late_rows)
         for (p, d, original), late_rows in sorted(late.items()) if (p, d) == (permit.pk, driver.pk)

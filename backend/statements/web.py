@@ -47,6 +47,7 @@ def _rows(statements):
             "adjustments": adjustments,
             "total_aux": documents.auxiliary_part_text(s) if s.agreement == s.Agreement.CTPS else None,
             "carried": [documents.carried_later_text(a) for a in s.carried_later_lines],
+            "settlement": documents.settlement_lines(s), "ride_rows": documents.ride_rows(s),
         })
     return rows
 

@@ -13,12 +13,11 @@ class TariffsConfig(AppConfig):
 
 
 def seed_defaults(sender, using="default", **kwargs):
-    """Seed the demo tariff and Muriaé's municipal holidays (this year and next), idempotently.
+    """Seed the demo tariff and Muriaé's yearly municipal holidays, idempotently.
 
     Only missing rows are added: a tariff already registered for the demo
     date, or a holiday DIMUTRAN already has on that date, is never touched.
     """
-    from django.utils import timezone
 
     from backend.parameters.models import MunicipalHoliday
     from taxilaw.flags import MURIAE_MUNICIPAL_HOLIDAYS_SEED
@@ -35,11 +34,10 @@ def seed_defaults(sender, using="default", **kwargs):
 
     from datetime import date
 
-    year = timezone.localdate().year
-    existing = set(MunicipalHoliday.objects.using(using).values_list("date", flat=True))
+    # The yearly holidays of the seed, once, recurring from 1987 (the law's year): never a fixed horizon.
+    existing = {(d.month, d.day) for d in MunicipalHoliday.objects.using(using).filter(every_year=True).values_list("date", flat=True)}
     MunicipalHoliday.objects.using(using).bulk_create(
-        MunicipalHoliday(date=day, name=name, source=source)
-        for y in (year, year + 1)
+        MunicipalHoliday(date=date(1987, month, dd), name=name, source=source, every_year=True)
         for (month, dd, name, source) in MURIAE_MUNICIPAL_HOLIDAYS_SEED
-        if (day := date(y, month, dd)) not in existing
+        if (month, dd) not in existing and not MunicipalHoliday.objects.using(using).filter(date=date(1987, month, dd)).exists()
     )

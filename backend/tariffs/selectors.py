@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from backend.parameters.selectors import current_parameters, municipal_holidays
+from backend.parameters.selectors import current_parameters, municipal_holidays, years_around
 from taxilaw import estimate as estimate_law
 from taxilaw import flags as flag_law
 from taxilaw import meter as meter_law
@@ -53,7 +53,7 @@ def review_alert(on: date | datetime | None = None) -> Decision:
 def flag_now(at: datetime | None = None, distance_m: float = 0.0) -> flag_law.FlagDecision:
     """Bandeira I/II at ``at`` with Muriaé's municipal holidays from the database (Art. 45, I-II)."""
     at = at or timezone.now()
-    return flag_law.flag_for(at, distance_m, municipal_holidays(year_from=_day(at).year - 1))
+    return flag_law.flag_for(at, distance_m, municipal_holidays(years_around(_day(at))))
 
 
 def correction_tables_in_use(on: date | None = None):
@@ -78,6 +78,18 @@ def fare_estimate(origin: tuple[float, float], destination: tuple[float, float],
     return estimate_law.estimate_fare(
         tariff_in_force(day), at, origin, destination,
         detour=estimate_law.detour_from_table(table, day),
-        municipal_holidays=municipal_holidays(year_from=day.year - 1),
+        municipal_holidays=municipal_holidays(years_around(day)),
         fraction=meter_law.meter_params_from_table(table, day).fraction,
     )
+
+
+def meter_config(on: date) -> dict:
+    """What a meter needs besides the tariff on ``on``, the same for the phone and the server's recomputation
+    (Art. 43, Art. 45, II): the engine's parameters (the dated fraction) and the municipal holidays of the
+    year and its neighbours."""
+    from taxilaw.meter import meter_params_from_table
+
+    return {
+        "params": meter_params_from_table(current_parameters(), on).to_dict(),
+        "holidays": sorted(d.isoformat() for d in municipal_holidays(years_around(on))),
+    }

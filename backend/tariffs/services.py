@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Iterable, Mapping, Sequence
 
@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.api_errors import refuse, require
-from backend.parameters.selectors import current_parameters, municipal_holidays
+from backend.parameters.selectors import current_parameters
 from taxilaw import meter as meter_law
 from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
@@ -203,8 +203,9 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     except law.NoTariffInForce:
         refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
                day=day)
-    params = meter_law.meter_params_from_table(table, day)
-    holidays = municipal_holidays(year_from=day.year - 1)
+    config = selectors.meter_config(day)  # what the phone was given (Art. 43)
+    params = meter_law.MeterParams.from_dict(config["params"])
+    holidays = frozenset(date.fromisoformat(d) for d in config["holidays"])
     try:
         reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
     except (ValueError, TypeError, ArithmeticError) as exc:

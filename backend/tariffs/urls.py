@@ -1,9 +1,10 @@
 from django.urls import path
-from rest_framework.routers import DefaultRouter
+
+from backend.api.routers import IdRouter
 
 from .api import views
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("tariffs", views.TariffDecreeViewSet, basename="tariff")
 router.register("correction-tables", views.CorrectionTableViewSet, basename="correction-table")
 router.register("tariff-studies", views.TariffStudyViewSet, basename="tariff-study")

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('dispatch', '0006_rides_belong_to_trips'),
-        ('registry', '0003_portuguese_verbose_names'),
+        ('registry', '0005_portuguese_verbose_names'),
         ('trips', '0001_initial'),
     ]
 

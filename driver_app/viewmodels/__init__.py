@@ -8,8 +8,9 @@ from .flag import DriverState, FlagViewModel
 from .login import LoginViewModel
 from .meter import MeterViewModel
 from .offer import OfferViewModel
+from .payment import PaymentViewModel
 from .ride import PositionReporter, RideViewModel
 from .split import SplitViewModel
 
 __all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
-           "MeterViewModel", "OfferViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]
+           "MeterViewModel", "OfferViewModel", "PaymentViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]

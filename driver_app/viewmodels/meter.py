@@ -31,6 +31,11 @@ from ..storage import JsonStore
 from .base import Observable
 
 STATE_FILE = "meter"
+
+
+class NoTariffInForce(RuntimeError):
+    """The meter does not run without a decreed tariff from the server (Art. 43, Art. 45)."""
+
 QUEUE_FILE = "sync_queue"
 REJECTED_FILE = "sync_rejected"
 
@@ -103,17 +108,27 @@ class MeterViewModel(Observable):
     def running(self) -> bool:
         return self.meter is not None and self.meter.stopped_ts is None
 
-    def set_tariff(self, tariff: Tariff, note: str = "", municipal_holidays: Optional[Collection[date]] = None) -> None:
-        """The tariff (and holidays) for the next trips; a running trip keeps its own (Art. 45)."""
+    def set_tariff(self, tariff: Optional[Tariff], note: str = "", municipal_holidays: Optional[Collection[date]] = None,
+                   params: Optional[MeterParams] = None) -> None:
+        """The server's tariff, holidays and meter parameters for the next trips; a running trip keeps its own (Art. 45).
+        ``None``: no decree in force is known, and the meter does not start (Art. 43, Art. 45)."""
         self.tariff, self.tariff_note = tariff, note
         if municipal_holidays is not None:
             self.municipal_holidays = frozenset(municipal_holidays)
+        if params is not None:
+            self.params = params
         self.changed()
 
+    @property
+    def can_start(self) -> bool:
+        return self.tariff is not None and not self.running
+
     def start(self, ride_id: Optional[int] = None) -> MeterReading:
-        """Start the trip: the bandeirada is registered at once (Art. 1, VII)."""
+        """Start the trip: the bandeirada is registered at once (Art. 1, VII); never without a decreed tariff (Art. 45)."""
         if self.running:
             raise RuntimeError("a trip is already running")
+        if self.tariff is None:
+            raise NoTariffInForce(self.tariff_note)
         self.meter = Meter(self.tariff, self.municipal_holidays, self.params)
         self.trip_id = uuid.uuid4().hex
         self.ride_id = ride_id
@@ -302,6 +317,8 @@ class MeterViewModel(Observable):
     @property
     def tariff_text(self) -> str:
         t = self.tariff
+        if t is None:
+            return self.tariff_note
         line = (f"Bandeirada {brl(t.bandeirada)} · km BI {brl(t.price_km_b1)} · km BII {brl(t.price_km_b2)}"
                 f" · hora {brl(t.price_hour_waiting)}")
         return f"{line}\n{self.tariff_note}" if self.tariff_note else line

@@ -28,6 +28,7 @@ class OfferViewModel(Observable):
         self.expires_at: Optional[datetime] = None
         self.received_at: Optional[datetime] = None
         self.outcome = ""  # accepted | declined | expired | cancelled
+        self.last_pickup: Optional[dict[str, Any]] = None  # kept after accepting: the driver navigates to it
 
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -38,6 +39,7 @@ class OfferViewModel(Observable):
                 self.dispatch.send({"type": "decline", "offer_id": msg.get("offer_id"), "reason": "busy"})
                 return
             self.offer = msg
+            self.last_pickup = dict(msg.get("pickup") or {})
             self.received_at = self.clock()
             if msg.get("expires_at"):
                 self.expires_at = datetime.fromisoformat(msg["expires_at"])
@@ -84,6 +86,19 @@ class OfferViewModel(Observable):
             return
         self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "driver"})
         self._close("declined")
+
+    @property
+    def pickup_point(self) -> Optional[tuple[float, float, str]]:
+        """(lat, lon, address) of the offered pickup, or of the last one accepted; None without coordinates."""
+        p = (self.offer or {}).get("pickup") or (self.last_pickup if self.outcome == "accepted" else None) or {}
+        if p.get("lat") is None or p.get("lon") is None:
+            return None
+        return float(p["lat"]), float(p["lon"]), str(p.get("address", ""))
+
+    def navigate(self, navigator) -> bool:
+        """Hand the pickup to the phone's navigation app (driver_app.navigation)."""
+        point = self.pickup_point
+        return bool(point) and navigator.navigate(*point)
 
     # -- display ------------------------------------------------------------------------
 

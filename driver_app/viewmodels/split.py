@@ -7,7 +7,16 @@ from datetime import date
 from decimal import Decimal
 from typing import Callable, Optional
 
-from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE, SplitAgreement, WeeklySplit, split_week, week_start
+from taxilaw.split import (
+    METHOD_LABELS,
+    PARTY_AUXILIARY,
+    PARTY_HOLDER,
+    PERMIT_HOLDER_EXPENSES_NOTE,
+    SplitAgreement,
+    WeeklySplit,
+    split_week,
+    week_start,
+)
 
 from ..clients import ApiError, StatementsClient
 from ..formatting import br_date, brl
@@ -39,6 +48,8 @@ class SplitViewModel(Observable):
         self.error = ""
         self.no_split = False
         self.note = PERMIT_HOLDER_EXPENSES_NOTE
+        self.settlement_text = ""  # the running week's transfer between the partners (Art. 1, §3-§6)
+        self.received_text = ""
 
     def load(self, today: date, role: str = "") -> None:
         self.role = role
@@ -62,6 +73,7 @@ class SplitViewModel(Observable):
             self.agreement_text = f"Contrato escrito: auxiliar {agreement.percent}% (Art. 1, §6)"
         else:
             self.agreement_text = "Lei: auxiliar 25%, permissionário 75% (Art. 1, §3)"
+        self._settlement(data.get("settlement"))
         current = week_start(today)
         self.this_week, self.past_weeks = None, []
         weeks = {}
@@ -84,6 +96,17 @@ class SplitViewModel(Observable):
             elif monday < current:
                 self.past_weeks.append(row)
         self.changed()
+
+    def _settlement(self, settlement: Optional[dict]) -> None:
+        """What I received this week by method, and the transfer that would settle it now."""
+        if not settlement:
+            self.settlement_text = self.received_text = ""
+            return
+        me = PARTY_AUXILIARY if self.role == "auxiliar" else PARTY_HOLDER
+        mine = [c for c in settlement.get("collected", []) if c.get("party") == me and Decimal(str(c["amount"]))]
+        parts = [f"{METHOD_LABELS.get(c['method'], c['method'])} {brl(Decimal(str(c['amount'])))}" for c in mine]
+        self.received_text = "Você recebeu: " + (" · ".join(parts) if parts else brl(Decimal("0")))
+        self.settlement_text = "Acerto até agora: " + settlement.get("transfer", "")
 
     @property
     def my_part_label(self) -> str:

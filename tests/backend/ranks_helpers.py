@@ -25,3 +25,8 @@ def make_rank(client, name="Ponto", where=PERIPHERAL, category="privativo", **ex
 
 def at(day, hour=8, minute=0):
     return timezone.make_aware(datetime.combine(day, time(hour, minute)))
+
+
+def at_rank(rank):
+    """The GPS position of a cab standing at ``rank`` (a model or the API's JSON)."""
+    return (rank.lat, rank.lon) if hasattr(rank, "lat") else (rank["lat"], rank["lon"])

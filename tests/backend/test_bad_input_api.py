@@ -1,11 +1,11 @@
 """Bad input gets HTTP 400 in Portuguese citing the article, and nothing half-written."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
 from backend.registry.models import Auxiliary, Permit, Person, Vehicle
-from backend.registry.services import auxiliaries
+from backend.registry.services import auxiliaries, permits
 
 from .conftest import vehicle_data
 
@@ -55,10 +55,13 @@ def test_invalid_plate_and_renavam_are_refused(dimutran, working_cab, today):
 
 
 @pytest.mark.article("Art. 2, § único")
-def test_second_permit_is_refused(dimutran, working_cab):
+def test_second_permit_is_refused(working_cab):
+    from backend.api_errors import LawViolation
+
     permit = working_cab()
-    response = dimutran.post("/api/permits/", {"holder": permit.holder_id, "number": "TX-999", "result_published_on": "2026-01-10"}, format="json")
-    refused(response, "Art. 2, § único")
+    with pytest.raises(LawViolation) as refusal:
+        permits.grant_permit(person=permit.holder, number="TX-999", result_published_on=date(2026, 1, 10), on=date(2026, 1, 10))
+    assert "Art. 2, § único" in refusal.value.decision.articles
     assert not Permit.objects.filter(number="TX-999").exists()
 
 
@@ -114,11 +117,10 @@ def test_transfer_inside_the_two_year_lock_is_refused(dimutran, working_cab, mak
 
 @pytest.mark.article("Art. 3, §1")
 def test_late_term_signature_is_refused(dimutran, make_person):
-    from datetime import date
-
     person = make_person()
     published = date(2026, 3, 2)  # the 30th day after it, 1 April, is a working day
-    permit = dimutran.post("/api/permits/", {"holder": person.pk, "number": "TX-777", "result_published_on": published}, format="json").json()
+    granted = permits.grant_permit(person=person, number="TX-777", result_published_on=published, on=published)
+    permit = {"id": granted.pk}
     response = dimutran.post(f"/api/permits/{permit['id']}/sign-term/", {"signed_on": published + timedelta(days=31)}, format="json")
     body = refused(response, "Art. 3, §1")
     assert "30 dias" in body["detail"]
@@ -129,10 +131,6 @@ def test_late_term_signature_is_refused(dimutran, make_person):
 
 @pytest.mark.article("Art. 3, §1")
 def test_sweep_loses_the_right_after_30_days(make_person):
-    from datetime import date
-
-    from backend.registry.services import permits
-
     on = date(2026, 4, 2)  # Thursday; 30 days after 2 and 3 March end on working days
     late = permits.grant_permit(person=make_person(), number="TX-801", result_published_on=date(2026, 3, 2), on=on)
     fresh = permits.grant_permit(person=make_person(), number="TX-802", result_published_on=date(2026, 3, 3), on=on)
@@ -170,10 +168,10 @@ def test_unknown_renewal_document_is_a_field_error(dimutran, working_cab):
 
 
 def test_malformed_json_and_missing_fields_are_400(dimutran):
-    response = dimutran.post("/api/permits/", "{not json", content_type="application/json")
+    response = dimutran.post("/api/people/", "{not json", content_type="application/json")
     assert response.status_code == 400
-    response = dimutran.post("/api/permits/", {}, format="json")
-    assert response.status_code == 400 and {"holder", "number", "result_published_on"} <= set(response.json())
+    response = dimutran.post("/api/people/", {}, format="json")
+    assert response.status_code == 400 and {"full_name", "cpf"} <= set(response.json())
 
 
 @pytest.mark.article("Art. 11, § único")
@@ -212,3 +210,28 @@ def test_registry_sweep_command_runs(working_cab):
     out = StringIO()
     call_command("registry_sweep", stdout=out)
     assert "extintas: 0" in out.getvalue()
+
+
+@pytest.mark.article("Art. 5, I", "Art. 9, IV")
+def test_an_expired_cnh_is_no_proof_of_qualification_at_renewal(dimutran, working_cab):
+    permit = working_cab()
+    expiry = permit.alvaras.get().expires_on
+    permit.holder.cnh_expires_on = expiry - timedelta(days=1)
+    permit.holder.save(update_fields=["cnh_expires_on"])
+    docs = {"professional_license": True, "vehicle_registration_insurance": True, "issqn_paid": True, "cpf": True, "no_fine_debt": True}
+    body = dimutran.post(f"/api/permits/{permit.pk}/renewals/", {"requested_on": expiry, "documents": docs}, format="json").json()
+    assert body["status"] == "open" and [m["article"] for m in body["missing"]] == ["Art. 5, I"]
+    permit.holder.cnh_expires_on = expiry + timedelta(days=1800)
+    permit.holder.save(update_fields=["cnh_expires_on"])
+    granted = dimutran.post(f"/api/renewals/{body['id']}/documents/", {"documents": {"professional_license": True}}, format="json")
+    assert granted.json()["status"] == "granted"
+
+
+@pytest.mark.article("Art. 49")
+def test_a_person_not_enrolled_in_social_security_gets_no_permit(make_person):
+    from backend.api_errors import LawViolation
+
+    person = make_person(social_security_registered=False)
+    with pytest.raises(LawViolation) as refusal:
+        permits.grant_permit(person=person, number="TX-NSS", result_published_on=date(2026, 3, 2), on=date(2026, 3, 2))
+    assert "Art. 49" in refusal.value.decision.articles and not Permit.objects.filter(number="TX-NSS").exists()

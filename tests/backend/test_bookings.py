@@ -8,10 +8,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from backend.bookings import services
-from dispatch.bookings import dispatch_due
 from backend.bookings.models import Booking
-from dispatch import grid
 from backend.trips.models import Passenger, Ride
+from dispatch import grid
+from dispatch.bookings import dispatch_due
 from dispatch.models import Cab, Offer
 
 from .enforcement_helpers import passenger_client

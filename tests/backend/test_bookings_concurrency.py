@@ -8,9 +8,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from backend.bookings import services
-from dispatch.bookings import dispatch_due
 from backend.bookings.models import Booking
 from backend.trips.models import Ride
+from dispatch.bookings import dispatch_due
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

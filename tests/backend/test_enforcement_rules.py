@@ -192,6 +192,8 @@ def test_art_63_par_4_judgment_notice_within_10_days(dimutran, working_cab):
 
 @pytest.mark.article("Art. 63, §5", "Art. 5, V")
 def test_art_63_par_5_fine_appeal_needs_deposit_and_unpaid_fine_blocks_renewal(dimutran, working_cab, user_for, today):
+    # A municipality that keeps the deposit (the parameter back at 1) gets the text of Art. 63, §5.
+    DatedParameter.objects.create(name="appeal_deposit_required", effective_from=MON - timedelta(days=30), value=1, source="teste")
     permit = working_cab()
     auto_id, decision = _fine(dimutran, permit, "tariff_not_charged", MON)
     assert list(selectors.unpaid_fines(permit.holder).values_list("amount", flat=True)) == [Decimal("210.00")]
@@ -248,3 +250,19 @@ def test_art_62_unico_record_and_roles(dimutran, working_cab, user_for, make_per
     assert other.get(f"/api/infractor-records/{permit.holder_id}/").status_code == 403
     assert other.post(f"/api/autos/{auto_id}/defence/", {"text": "x"}, format="json").status_code == 404
     assert driver.post("/api/autos/", {}, format="json").status_code == 403
+
+
+@pytest.mark.article("Art. 63, §5", "Art. 5, V")
+def test_sumula_vinculante_21_no_deposit_to_appeal_and_a_fine_under_appeal_is_no_debt(dimutran, working_cab, user_for, today):
+    permit = working_cab()
+    _auto_id, decision = _fine(dimutran, permit, "tariff_not_charged", MON)
+    renewal = Renewal.objects.create(permit=permit, requested_on=MON, timing="on_time")
+    RenewalDocument.objects.bulk_create(RenewalDocument(renewal=renewal, code=d.code, presented=True) for d in RENEWAL_DOCUMENTS)
+    assert not renewal_checklist(renewal)  # the fine, not appealed, is a debt (Art. 5, V)
+    driver = user_for(permit.holder)
+    filed = driver.post("/api/appeals/", {"decision": decision["id"], "instance": "comutram", "grounds": "Cobrei a tarifa."}, format="json")
+    assert filed.status_code == 201, filed.json()  # no deposit asked (STF Súmula Vinculante 21)
+    assert renewal_checklist(renewal) and not selectors.unpaid_fines(permit.holder).exists()  # under appeal: not yet owed
+    denied = dimutran.post(f"/api/appeals/{filed.json()['id']}/judge/", {"judged_on": today, "granted": False, "judgment_text": "Negado."}, format="json")
+    assert denied.status_code == 200, denied.json()
+    assert [p.amount for p in selectors.unpaid_fines(permit.holder)] == [Decimal("210.00")]

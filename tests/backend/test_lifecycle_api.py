@@ -5,7 +5,9 @@ from decimal import Decimal
 
 import pytest
 
+from backend.api_errors import LawViolation
 from backend.registry.models import Permit
+from backend.registry.services import permits
 
 from .conftest import vehicle_data
 
@@ -22,7 +24,8 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
     holder, buyer = make_person(), make_person()
     published = today - timedelta(days=3 * 365 + 20)
 
-    permit = ok(dimutran.post("/api/permits/", {"holder": holder.pk, "number": "TX-500", "result_published_on": published, "on": published}, format="json"), 201)
+    granted = permits.grant_permit(person=holder, number="TX-500", result_published_on=published, on=published)  # a contest's result
+    permit = ok(dimutran.get(f"/api/permits/{granted.pk}/"))
     assert permit["status"] == "awaiting_term"
 
     # Art. 3, §1-2: term within 30 days, alvará issued at once, valid 1 year (Art. 4).
@@ -64,8 +67,9 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
     assert detail["holder"] == buyer.pk and detail["vehicle"]["plate"] == new_cab["plate"]
 
     # Art. 7: the cedent may not ask for a new permit for 2 years.
-    refused = dimutran.post("/api/permits/", {"holder": holder.pk, "number": "TX-501", "result_published_on": transfer_on, "on": transfer_on}, format="json")
-    assert refused.status_code == 400 and "Art. 7" in [r["article"] for r in refused.json()["reasons"]]
+    with pytest.raises(LawViolation) as refused:
+        permits.grant_permit(person=holder, number="TX-501", result_published_on=transfer_on, on=transfer_on)
+    assert "Art. 7" in refused.value.decision.articles
 
     # Art. 10, §1: inquiry, defence within 5 working days, then revocation; back to the municipality (Art. 11).
     opened = transfer_on + timedelta(days=40)

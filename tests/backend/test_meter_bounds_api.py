@@ -9,7 +9,7 @@ from django.utils import timezone as dj_timezone
 
 from backend.api_errors import LawViolation
 from backend.parameters.models import DatedParameter
-from dispatch import protocol
+from dispatch import protocol, wire
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +97,6 @@ def test_a_fix_in_the_future_is_an_error_frame(kind, extra):
              {"t": now.replace(year=now.year + 1000).isoformat(), "lat": -21.13, "lon": -42.37}]
     with pytest.raises(protocol.ProtocolError) as caught:
         protocol.parse("driver", _frame(kind, meter_total="10.00", trace=trace, **extra))
-    frame = caught.value.frame()
+    frame = wire.error(caught.value)
     assert frame["type"] == "error" and frame["code"] == "invalid"
     assert "futuro" in frame["fields"]["trace"][0]

@@ -7,7 +7,7 @@ import pytest
 from backend.ranks import services
 from backend.ranks.models import Rank, RankAssignment, RankCheckIn, RankObservation, SwapRequest
 
-from .ranks_helpers import CENTRAL, OUTSIDE, PERIPHERAL, at, make_rank, refused
+from .ranks_helpers import CENTRAL, OUTSIDE, PERIPHERAL, at, at_rank, make_rank, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +18,10 @@ def assign(dimutran, rank, permit, since):
     return response.json()
 
 
-def checkin(client, permit, rank, when=None):
+def checkin(client, permit, rank, when=None, position=True):
     data = {"permit": permit.pk, "rank": rank["id"]}
+    if position:
+        data["lat"], data["lon"] = at_rank(rank)
     if when is not None:
         data["at"] = when.isoformat()
     return client.post("/api/rank-checkins/", data, format="json")
@@ -158,7 +160,7 @@ def test_staffing_after_three_empty_observations_of_three_hours(dimutran, workin
 def test_observation_sees_the_cab_that_checked_in(dimutran, working_cab, today):
     rank = make_rank(dimutran, "Hospital", category="livre")
     d = today - timedelta(days=2)
-    services.check_in(permit=working_cab(), rank=Rank.objects.get(pk=rank["id"]), at=at(d, 9))
+    services.check_in(permit=working_cab(), rank=Rank.objects.get(pk=rank["id"]), position=at_rank(Rank.objects.get(pk=rank["id"])), at=at(d, 9))
     response = dimutran.post(f"/api/ranks/{rank['id']}/observations/", {"start": at(d, 8).isoformat(), "end": at(d, 11).isoformat()}, format="json")
     assert response.json()["empty"] is False
     bad = dimutran.post(f"/api/ranks/{rank['id']}/observations/", {"start": at(d, 11).isoformat(), "end": at(d, 8).isoformat()}, format="json")
@@ -181,10 +183,10 @@ def test_absence_report_from_checkins(dimutran, working_cab, user_for, today):
         assign(dimutran, rank_data, p, first - timedelta(days=30))
     d = first
     while d <= last:
-        c = services.check_in(permit=present, rank=rank, at=at(d, 7))
+        c = services.check_in(permit=present, rank=rank, position=at_rank(rank), at=at(d, 7))
         services.check_out(checkin=c, at=at(d, 12))
         if d.day % 3 == 0:  # never 5 in a row, but more than 10 in the month
-            c = services.check_in(permit=absent, rank=rank, at=at(d, 7))
+            c = services.check_in(permit=absent, rank=rank, position=at_rank(rank), at=at(d, 7))
             services.check_out(checkin=c, at=at(d, 9))
         d += timedelta(days=1)
     report = dimutran.get(f"/api/ranks/{rank.pk}/absence/", {"year": first.year, "month": first.month}).json()
@@ -221,3 +223,16 @@ def test_swap_inside_two_years_is_refused_and_nothing_written(dimutran, working_
     assert body["reasons"][0]["code"] == "swap_tenure_too_short"
     assert not SwapRequest.objects.exists()
     assert RankAssignment.objects.get(permit=a, ended_on__isnull=True).rank_id == a_rank["id"]
+
+
+@pytest.mark.article("Art. 9, V")
+def test_a_driver_checks_in_only_where_the_gps_shows_the_cab(dimutran, working_cab, user_for):
+    rank = make_rank(dimutran, "Rodoviária", category="livre")
+    permit = working_cab()
+    driver = user_for(permit.holder)
+    refused(checkin(driver, permit, rank, position=False), "Art. 9, V")
+    lat, lon = at_rank(rank)
+    far = driver.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"], "lat": lat + 0.01, "lon": lon}, format="json")
+    assert "checkin_away_from_rank" in [r["code"] for r in refused(far, "Art. 9, V")["reasons"]]
+    near = checkin(driver, permit, rank)
+    assert near.status_code == 201 and (near.json()["lat"], near.json()["lon"]) == (lat, lon)

@@ -10,7 +10,7 @@ from backend.ranks.models import AbsenceJustification, Candidate, Contest, Conte
 from backend.registry.models import Permit
 from backend.registry.services import permits as registry
 
-from .ranks_helpers import CENTRAL, at, make_rank, refused
+from .ranks_helpers import CENTRAL, at, at_rank, make_rank, refused
 from .test_ranks_contests import publish, register
 
 pytestmark = pytest.mark.django_db
@@ -91,25 +91,38 @@ def test_signing_the_term_through_the_api_designates_the_winner_at_its_rank(dimu
     assert other.term_signed_on is not None and not RankAssignment.objects.filter(permit=other).exists()
 
 
-@pytest.mark.article("Art. 2, § único", "Art. 3")
-def test_winner_already_holding_a_permit_is_refused_and_nothing_written(dimutran, make_person, working_cab, today):
-    a_rank, b_rank = make_rank(dimutran, "Barra"), make_rank(dimutran, "Hospital")
-    contest = publish(dimutran, today, [a_rank, b_rank])
+@pytest.mark.article("Art. 2, § único", "Art. 3", "Art. 19")
+def test_an_ineligible_winner_passes_the_vacancy_to_the_next_classified(dimutran, make_person, working_cab, today):
+    rank = make_rank(dimutran, "Barra")
+    contest = publish(dimutran, today, [rank])
     year = (today + timedelta(days=40)).year
-    newcomer, holder = make_person(), working_cab().holder
-    assert register(dimutran, contest, newcomer, model_year=year + 1).status_code == 201
-    assert register(dimutran, contest, holder, model_year=year).status_code == 201
+    holder, newcomer = working_cab().holder, make_person()
+    assert register(dimutran, contest, holder, model_year=year + 1).status_code == 201  # first classified
+    assert register(dimutran, contest, newcomer, model_year=year).status_code == 201  # second: no vacancy yet
     ranked = _classify(dimutran, contest)
-    assert all(r["allocated_rank"] for r in ranked)
-    permits_before = Permit.objects.count()
+    assert [r["allocated_rank"] is not None for r in ranked] == [True, False]
 
-    body = refused(_publish_result(dimutran, contest, _result_day(contest)), "Art. 2, § único")
-    assert "already_holds_permit" in [r["code"] for r in body["reasons"]]
-    assert holder.full_name in body["detail"]
+    response = _publish_result(dimutran, contest, _result_day(contest))
+    assert response.status_code == 200, response.content.decode()
+    excluded = Candidate.objects.get(person=holder)
+    assert excluded.excluded and not excluded.permit_id
+    assert "already_holds_permit" in [r["code"] for r in excluded.exclusion_reasons]
+    winner = Candidate.objects.get(person=newcomer)
+    assert winner.allocated_rank_id == rank["id"] and winner.permit.status == Permit.Status.AWAITING_TERM
+    assert Contest.objects.get(pk=contest["id"]).status == Contest.Status.GRANTED
+
+
+@pytest.mark.article("Art. 23", "Art. 19")
+def test_a_cancelled_rank_refuses_the_publication_and_nothing_is_written(dimutran, make_person, today):
+    rank = make_rank(dimutran, "Barra")
+    contest = publish(dimutran, today, [rank])
+    assert register(dimutran, contest, make_person(), model_year=(today + timedelta(days=40)).year).status_code == 201
+    _classify(dimutran, contest)
+    services.cancel_rank(Rank.objects.get(pk=rank["id"]), today)
+    permits_before = Permit.objects.count()
+    refused(_publish_result(dimutran, contest, _result_day(contest)), "Art. 23")
     assert Permit.objects.count() == permits_before
-    assert not Permit.objects.filter(holder=newcomer).exists()  # the other winner is rolled back too
     assert Contest.objects.get(pk=contest["id"]).status == Contest.Status.CLASSIFIED
-    assert not Candidate.objects.filter(permit__isnull=False).exists()
 
 
 @pytest.mark.article("Art. 21", "Art. 18, § único", "Art. 19")
@@ -185,7 +198,7 @@ def test_a_justified_week_is_not_an_absence(dimutran, working_cab, user_for, tod
     d = first
     while d <= last:
         if d not in away:
-            c = services.check_in(permit=permit, rank=rank, at=at(d, 7))
+            c = services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at(d, 7))
             services.check_out(checkin=c, at=at(d, 12))
         d += timedelta(days=1)
 

@@ -8,8 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from backend.receipts import receipts
-from dispatch import snapshots
 from backend.trips.models import Passenger, Ride, RideStatus
+from dispatch import snapshots
 from dispatch.models import Cab
 from taxilaw.meter import Fix, recompute
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF

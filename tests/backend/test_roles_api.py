@@ -111,6 +111,20 @@ def test_compliance_of_another_permit_is_hidden(world):
     assert response.status_code == 200 and response.json()["allowed"] is True
 
 
+@pytest.mark.article("Art. 51")
+def test_compliance_of_own_permit_answers_only_about_its_people(world, make_person):
+    """A holder asking about anyone else (another holder, an unrelated person) learns nothing, not even a name."""
+    mine, theirs = world["permits"]
+    holder, aux = world["clients"]["holder"], world["auxiliary"]
+    assert holder.get(f"/api/permits/{mine.pk}/compliance/{aux.person_id}/").status_code == 200
+    stranger = make_person()
+    for person_id in (theirs.holder_id, stranger.pk):
+        response = holder.get(f"/api/permits/{mine.pk}/compliance/{person_id}/")
+        assert response.status_code == 404
+        assert stranger.full_name not in response.content.decode() and theirs.holder.full_name not in response.content.decode()
+    assert world["clients"]["dimutran"].get(f"/api/permits/{mine.pk}/compliance/{stranger.pk}/").status_code == 200
+
+
 @pytest.mark.article("Art. 45, II")
 def test_every_user_reads_the_municipal_holidays_only_dimutran_edits(world):
     holder = world["clients"]["holder"]

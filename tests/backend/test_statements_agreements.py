@@ -95,8 +95,8 @@ def test_ctps_employee_gets_no_split_and_the_statement_says_so(cab_with_aux, use
     assert body["agreement"] == "ctps" and body["no_split"] is True
     assert (body["ctps_number"], body["ctps_series"]) == ("1234567", "0012-MG")
     assert "emprego com CTPS" in body["agreement_display"]
-    [row] = csv.DictReader(io.StringIO(client.get(f"/api/statements/{s.pk}.csv").content.decode("utf-8-sig")),
-                           delimiter=";")
+    [row] = [r for r in csv.DictReader(io.StringIO(client.get(f"/api/statements/{s.pk}.csv").content.decode("utf-8-sig")),
+                                       delimiter=";") if r["linha"] == "semana"]
     assert (row["ctps_numero"], row["ctps_serie"], row["parte_auxiliar"]) == ("1234567", "0012-MG", "0,00")
     assert client.get(f"/statements/{s.pk}.pdf").content.startswith(b"%PDF")
     running = services.running_statement(permit, aux, now=local(NEXT_MONDAY, 12))
@@ -158,7 +158,7 @@ def test_admin_records_the_regime_with_field_errors(cab_with_aux):
     client.force_login(get_user_model().objects.create_superuser("chefe", "c@example.com", "x"))
     url = f"/admin/registry/auxiliary/{authorization.pk}/change/"
     assert client.get(url).status_code == 200
-    form = {"permit": permit.pk, "person": aux.pk, "authorized_on": AUTHORIZED_ON.isoformat(), "status": "active",
+    form = {"permit": permit.pk, "person": aux.pk, "authorized_on": AUTHORIZED_ON.isoformat(), "status": "active", "pix_receiver": "driver",
             "cancelled_on": "", "cancel_reason": "", "split_regime": "contract", "contract_auxiliary_percent": "30",
             "contract_signed_on": "2026-01-10", "contract_witness_1": "Ana Souza", "contract_witness_2": "",
             "contract_reference": "", "ctps_number": "", "ctps_series": ""}

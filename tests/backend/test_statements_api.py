@@ -110,7 +110,12 @@ def test_csv_download(fleet, user_for):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
-    [row] = rows
+    assert [r["linha"] for r in rows] == ["semana", "corrida"] + ["acerto"] * 9
+    row, ride_row = rows[:2]
+    assert (ride_row["corrida_tarifa"], ride_row["corrida_origem"], ride_row["corrida_pagamento"]) == (
+        "100,00", "central", "não informado")
+    assert (rows[-1]["acerto_descricao"], rows[-1]["acerto_valor"]) == (
+        f"{fleet['y'].full_name} paga R$ 70,00 a {fleet['a'].holder.full_name}", "70,00")
     assert row["permissao"] == fleet["a"].number and row["motorista"] == fleet["y"].full_name
     assert (row["valor_bruto"], row["parte_auxiliar"], row["parte_permissionario"]) == ("100,00", "30,00", "70,00")
     assert row["percentual_auxiliar"] == "30,00" and row["contrato"] == "Contrato de parceria 3/2026"

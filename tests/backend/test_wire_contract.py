@@ -110,9 +110,13 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
         for client in (a, pas, op):
             await client.ask("pong", type="ping")
             assert (await client.ask("error", type="no_such_frame"))["code"] == "unknown_type"
-        checked = await b.ask("rank_checked_in", type="rank_check_in", rank_id=world["rank"].pk)
+        rank = world["rank"]
+        await b.send(type="position", lat=rank.lat, lon=rank.lon)  # a check-in is where the GPS shows the cab (Art. 9, V)
+        checked = await b.ask("rank_checked_in", type="rank_check_in", rank_id=rank.pk)
         assert checked["queue_position"] == 1
         await b.ask("rank_checked_out", type="rank_check_out")
+        await b.send(type="position", lat=lat + 0.006, lon=lon)
+        await op.until("positions")
         await in_step()
 
         # request -> offer to the nearest (A) -> decline -> offer to B -> expires -> escalation

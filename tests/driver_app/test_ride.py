@@ -4,10 +4,13 @@ refusals -- view-models and session without a window or a socket."""
 from datetime import timedelta
 from decimal import Decimal
 
+import pytest
+
 from driver_app.clients import FakeDispatch, FakeTariffs, NetworkError, RejectedError
 from driver_app.gps import ReplayGps, SharedGps
 from driver_app.session import build_session
 from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel, PositionReporter
+from taxilaw.meter import MeterParams
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 
@@ -139,22 +142,33 @@ def test_rejected_trip_is_dropped_with_a_message_and_network_errors_keep_it(stor
     assert store.load("sync_rejected")[0]["rejected"] == "wrong_state"
 
 
-def test_tariff_from_the_server_or_the_demo_one_offline(tmp_path, clock):
+@pytest.mark.article("Art. 43", "Art. 45", "Art. 45, II")
+def test_the_meter_runs_the_servers_tariff_holidays_and_fraction_or_does_not_start(tmp_path, clock):
     s = demo(tmp_path, clock)
     server = dict(MURIAE_DEMO_TARIFF.to_dict(), effective_from="2026-02-01", bandeirada="6.00", decree="Decreto 1/2026")
-    s.tariffs = FakeTariffs(tariff=server, flag={"flag": 2, "code": "holiday", "holiday_name": "Aniversário da cidade"})
+    params = dict(MeterParams().to_dict(), fraction="0.05")
+    s.tariffs = FakeTariffs(tariff=server, meter={"params": params, "holidays": [s.today().isoformat()]})
     s.load_tariff()
     assert s.meter.tariff.bandeirada == Decimal("6.00") and s.meter.tariff_note == ""
     assert "Bandeirada R$ 6,00" in s.meter.tariff_text
+    assert s.meter.params.fraction == Decimal("0.05")  # the dated parameter, not a literal of the app
     assert s.today() in s.flag.municipal_holidays and s.today() in s.meter.municipal_holidays  # Art. 45, II
-    assert s.store.load("tariff")["tariff"]["bandeirada"] == "6.00"
+    assert s.store.load("tariff")["meter"]["params"]["fraction"] == "0.05"
     s.tariffs.online = False
-    s.load_tariff()  # offline: the last tariff received
+    s.load_tariff()  # offline: the last answer received, fraction and holidays included
     assert s.meter.tariff.bandeirada == Decimal("6.00") and "Sem conexão" in s.meter.tariff_text
+    assert s.meter.params.fraction == Decimal("0.05") and s.today() in s.meter.municipal_holidays
     s.store.delete("tariff")
-    s.load_tariff()  # offline and nothing received yet: the built-in demo tariff, and the screen says so
-    assert s.meter.tariff == MURIAE_DEMO_TARIFF
-    assert s.meter.tariff_text.endswith("Sem conexão: tarifa de demonstração.")
+    s.load_tariff()  # offline and nothing received yet: no tariff, no meter
+    assert s.meter.tariff is None and "não pode ser iniciado" in s.meter.tariff_text
+    assert s.start_trip() is False and not s.meter.running
+    s.tariffs.online = True
+    s.tariffs.tariff = None  # the server has no decree in force
+    s.load_tariff()
+    assert s.start_trip() is False and "Nenhuma tarifa decretada" in s.meter.tariff_text
+    s.tariffs.tariff = server
+    s.load_tariff()
+    assert s.start_trip() is True and s.meter.running
 
 
 def test_api_session_wires_the_real_clients(tmp_path, clock):

@@ -121,7 +121,7 @@ def close(rgb, expected, tol=6):
 
 EXPECTED_SCREENS = {"login", "cards", "cards_fullscreen", "flag_fora_de_servico", "flag_livre", "offer",
                     "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1", "meter_bandeira_2_night",
-                    "flag_bandeira_2_night", "meter_ended_offline_night", "split"}
+                    "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split"}
 
 
 def test_every_screen_rendered(shots):
@@ -206,8 +206,30 @@ def test_split_screen(shots):
     texts = shots["split"]["texts"]
     for t in ["Partilha semanal", "Bruto da semana R$ 412,60", "Sua parte (auxiliar): R$ 103,15",
               "Auxiliar R$ 103,15", "Permissionário R$ 309,45", "Bruto R$ 1.234,50",
-              "Auxiliar R$ 308,63   ·   Permissionário R$ 925,87"]:
+              "Auxiliar R$ 308,63   ·   Permissionário R$ 925,87",
+              "Você recebeu: dinheiro R$ 186,40 · Pix R$ 126,20",
+              "Acerto até agora: José da Silva Pereira paga R$ 209,45 a Maria Aparecida Costa"]:
         assert t in texts, t
+
+
+@pytest.mark.article("Art. 43")
+def test_payment_screen_shows_a_pix_qr_that_decodes_to_the_fare(shots):
+    import zxingcpp
+    from PIL import Image
+
+    from taxilaw import pix
+
+    shot = shots["payment_pix"]
+    texts = shot["texts"]
+    fare = shots["_state"]["fare"]
+    for t in ["Pagamento da corrida", fare, "Pagamento: Pix", "Pix para José da Silva Pereira", "Pix copia e cola"]:
+        assert t in texts, t
+    payload = shot["pix"]
+    assert payload and shot["copia_e_cola"] == payload
+    assert pix.parse(payload)["54"] == fare.replace("R$ ", "").replace(",", ".")
+    with Image.open(Path(shots["_dir"]) / shot["png"]) as img:
+        found = zxingcpp.read_barcodes(img.convert("L"))
+    assert [r.text for r in found] == [payload]  # the QR on the screen, read back from the screenshot
 
 
 def test_dispatch_messages_of_the_demo(shots):

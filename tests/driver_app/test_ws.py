@@ -151,6 +151,24 @@ def wait_for(ui: UiQueue, condition, timeout=5.0):
     return False
 
 
+def test_debug_output_never_shows_the_token(server, caplog):
+    """At DEBUG the socket library logs the handshake's headers: the token is redacted."""
+    import logging
+
+    ui = UiQueue()
+    seen: list[dict] = []
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.1,))
+    with caplog.at_level(logging.DEBUG):
+        try:
+            client.connect("good", seen.append)
+            assert wait_for(ui, lambda: any(m["type"] == "snapshot" for m in seen))
+        finally:
+            client.close()
+    app = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("driver_app"))  # not the test's server
+    assert "> Authorization: Token ***" in app  # the header was logged, redacted
+    assert "good" not in app
+
+
 def test_header_token_offer_reconnect_and_complete(server):
     ui = UiQueue()
     seen: list[dict] = []

@@ -45,7 +45,7 @@ def _wait_port(port: int, process: subprocess.Popen, timeout: float = 30) -> Non
 class Platform:
     def __init__(self, tmp: Path):
         self.tmp = tmp
-        self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DISPATCH_OFFER_SECONDS="3",
+        self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DISPATCH_OFFER_SECONDS="3",
                         DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT))
         base = os.environ.get("DATABASE_URL")
         if base and base.startswith("postgres"):

@@ -159,10 +159,24 @@ def test_a_suspended_cab_gets_nothing(platform):
         await free_at(f, lat - 0.036, lon)
         await asyncio.sleep(TICK)
         today = datetime.now(timezone.utc).date()
-        body = json.dumps({"permit": suspended["permit_id"], "starts_on": str(today - timedelta(days=1)), "ends_on": str(today + timedelta(days=5)), "reason": "teste"}).encode()
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/suspensions/", data=body, method="POST",
-                                         headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
-        assert urllib.request.urlopen(request).status == 201
+
+        def api(path, body=None):  # DIMUTRAN through the running platform, so its process announces the commit
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method="GET" if body is None else "POST",
+                                             headers={"Content-Type": "application/json", "Authorization": f"Token {world['operator']['token']}"})
+            return json.loads(urllib.request.urlopen(request).read() or b"{}")
+
+        # A suspension is only the outcome of an auto, its copy, the defence term and the decision (Art. 60-63).
+        types = await asyncio.to_thread(api, "/api/infraction-types/?limit=500")
+        seal = next(t["id"] for t in types["results"] if t["code"] == "seal_removed")
+        holder = (await asyncio.to_thread(api, f"/api/permits/{suspended['permit_id']}/"))["holder"]
+        committed = str(today - timedelta(days=15))
+        auto = await asyncio.to_thread(api, "/api/autos/", {"permit": suspended["permit_id"], "person": holder, "infractions": [seal],
+                                                            "committed_on": committed, "issued_on": committed, "observation": "Selo rompido."})
+        await asyncio.to_thread(api, f"/api/autos/{auto['id']}/deliver-copy/", {"delivered_on": committed})
+        await asyncio.to_thread(api, f"/api/autos/{auto['id']}/decide/", {
+            "decided_on": str(today), "reasoning": "Infração comprovada.",
+            "penalties": [{"infraction": seal, "kind": "suspension", "starts_on": str(today), "ends_on": str(today + timedelta(days=5))}]})
         # The open connection is told, with the article, and closed (policy close).
         told = await s.recv_until("suspended")
         assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
@@ -233,25 +247,28 @@ with connection.cursor() as cursor:
                    "VALUES (%s, %s, %s, 'SQL')", [{permit_id}, today - timedelta(days=1), today + timedelta(days=3)])
 """
 
-ADMIN_SUSPENSION = """
-from datetime import timedelta
+ADMIN_FAILED_INSPECTION = """
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone
-today = timezone.localdate()
+from backend.registry.models import Inspection
+inspection = Inspection.objects.filter(vehicle__permit_id={permit_id}).latest("inspected_on", "id")
 admin, _ = get_user_model().objects.get_or_create(username="dimutran-e2e", defaults={{"is_staff": True, "is_superuser": True}})
 client = Client()
 client.force_login(admin)
-response = client.post("/admin/registry/suspension/add/", {{"permit": {permit_id}, "starts_on": today - timedelta(days=1),
-                       "ends_on": today + timedelta(days=3), "reason": "pelo admin"}})
+# The admin no longer adds suspensions (only an auto's decision does); it still edits a vistoria's result.
+response = client.post(f"/admin/registry/inspection/{{inspection.pk}}/change/", {{
+    "vehicle": inspection.vehicle_id, "kind": inspection.kind, "inspected_on": inspection.inspected_on, "result": "failed",
+    "seal_number": "", "valid_until": "", "fee_brl": inspection.fee_brl, "fee_due_on": inspection.fee_due_on,
+    "fee_paid_on": inspection.fee_paid_on or "", "notes": "reprovado pelo admin"}})
 assert response.status_code == 302, response.content.decode()[:2000]
 """
 
 
-@pytest.mark.article("Art. 54, b")
-@pytest.mark.parametrize("writer, n", [(RAW_SQL_SUSPENSION, 0), (ADMIN_SUSPENSION, 1)], ids=["raw_sql", "admin"])
-def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n):
-    """Whatever writes the suspension, the triggers forget the cab's facts and the background tick tells it."""
+@pytest.mark.article("Art. 54, b", "Art. 38")
+@pytest.mark.parametrize("writer, n, article", [(RAW_SQL_SUSPENSION, 0, "Art. 54, b"), (ADMIN_FAILED_INSPECTION, 1, "Art. 38")],
+                         ids=["raw_sql", "admin"])
+def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(platform, writer, n, article):
+    """Whatever writes the registry (raw SQL, the admin), the triggers forget the cab's facts and the background tick tells it."""
     world, port = platform.world, platform.ports[0]
     cab = world["cabs"][n]
 
@@ -260,7 +277,7 @@ def test_a_suspension_written_outside_the_services_reaches_the_connected_cab(pla
         await d.recv_until("snapshot")
         await asyncio.to_thread(_in_platform, platform, writer.format(permit_id=cab["permit_id"]))
         told = await d.recv_until("suspended")
-        assert "Art. 54, b" in [r["article"] for r in told["reasons"]]
+        assert article in [r["article"] for r in told["reasons"]]
         await asyncio.wait_for(d.ws.wait_closed(), 5)
         assert d.ws.close_code == 4008
 

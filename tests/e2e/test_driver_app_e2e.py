@@ -93,7 +93,7 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         login(session, "driver1")
         # the tariff in force comes from the server (not the built-in fallback)
         assert session.meter.tariff_note == ""
-        current = api_get(port, "/api/tariffs/current/", cab["token"])
+        current = api_get(port, "/api/tariffs/current/", session.login.token)  # the login rotated the key
         assert session.meter.tariff.to_dict()["bandeirada"] == current["tariff"]["bandeirada"]
         await until(ui, lambda: session.ride.online, what="the socket")
         snapshot = session.dispatch.last_snapshot
@@ -140,9 +140,15 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
 
         done = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "completed")
         assert Decimal(done["ride"]["fare"]) == total  # Art. 43: the phone's total is the fare
+        # the payment screen opened with the fare; the passenger pays in cash (docs/payments.md)
+        assert session.payment.pending and session.payment.fare == total
+        session.payment.choose("cash")
+        assert session.payment.queue == [] and session.payment.message == ""
+        paid = await p.recv_until("ride_update", where=lambda m: m["ride"].get("payment"))
+        assert paid["ride"]["payment"]["method"] == "cash" and paid["ride"]["payment"]["receiver"] == "Motorista 1"
         await p.close()
 
-        running = api_get(port, "/api/statements/current/", cab["token"])
+        running = api_get(port, "/api/statements/current/", session.login.token)
         rows = [r for r in running["statements"] if r["driver"] == cab["person_id"]]
         assert len(rows) == 1 and Decimal(rows[0]["gross"]) == total and rows[0]["rides"] == 1
         # the app's Partilha screen reads the same week

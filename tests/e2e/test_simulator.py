@@ -31,6 +31,16 @@ def test_simulator_connects_cabs_and_completes_rides(platform):
     async def watch():
         op = await operator(port, platform.world["operator"]["session"])
         await op.recv_until("snapshot")
+        # The simulator's 12 s run starts once its Django is up, which takes seconds on a loaded machine:
+        # watch from its first cab on line (a bounded wait), not from its process start.
+        first_by = time.monotonic() + 60
+        while time.monotonic() < first_by:
+            try:
+                message = json.loads(await asyncio.wait_for(op.ws.recv(), 1.0))
+            except asyncio.TimeoutError:
+                continue
+            if message.get("type") == "cab_update" and message["cab"]["online"]:
+                break
         completed, online, started = set(), 0, time.monotonic()
         while time.monotonic() - started < 14 and not (completed and online >= 5):
             try:

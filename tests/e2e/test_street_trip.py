@@ -123,7 +123,7 @@ def test_the_apps_offline_queue_sends_a_street_trip_when_the_network_returns(pla
         total = asyncio.run(scenario())
     finally:
         session.dispatch.close()
-    running = api_get(port, "/api/statements/current/", cab["token"])
+    running = api_get(port, "/api/statements/current/", session.login.token)
     rows = [r for r in running["statements"] if r["driver"] == cab["person_id"]]
     assert len(rows) == 1 and rows[0]["rides"] == 1 and Decimal(rows[0]["gross"]) == total
     # the Partilha screen was reloaded when the central confirmed the trip

@@ -197,6 +197,8 @@ def test_art_63_par_5_fine_appeal_needs_prior_deposit():
     assert may_appeal("comutram", notified_on=MONDAY, filed_on=MONDAY, against_fine=True, deposit_proved=True)
     both = may_appeal("mayor", notified_on=MONDAY, filed_on=date(2026, 3, 20), against_fine=True, deposit_proved=False)
     assert both.codes == ("appeal_late", "appeal_needs_deposit")
+    # STF Súmula Vinculante 21: with the parameter at 0 no deposit is asked.
+    assert may_appeal("comutram", notified_on=MONDAY, filed_on=MONDAY, against_fine=True, deposit_proved=False, deposit_required=False)
 
 
 @pytest.mark.article("Art. 63, §4")

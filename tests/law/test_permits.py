@@ -189,3 +189,17 @@ def test_art_8_withdrawal_returns_permit_to_municipality():
 def test_art_4_par_3_extinction_returns_permit():
     outcome = extinguish_permit(date(2026, 8, 15))
     assert outcome.status is PermitStatus.EXTINCT and outcome.refill_by_contest
+
+
+@pytest.mark.article("Art. 49")
+def test_art_49_grant_needs_prior_social_security_enrolment():
+    assert may_grant_permit(CandidateFacts(True, social_security_registered=True), date(2026, 6, 1))
+    refused = may_grant_permit(CandidateFacts(True, social_security_registered=False), date(2026, 6, 1))
+    assert refused.codes == ("not_social_security_registered",) and "Art. 49" in refused.articles
+
+
+@pytest.mark.article("Art. 5, I", "Art. 9, IV")
+def test_art_5_i_and_9_iv_grant_needs_a_cnh_in_force():
+    assert may_grant_permit(CandidateFacts(True, cnh_expires_on=date(2026, 6, 1)), date(2026, 6, 1))
+    refused = may_grant_permit(CandidateFacts(True, cnh_expires_on=date(2026, 5, 31)), date(2026, 6, 1))
+    assert refused.codes == ("cnh_expired",) and "Art. 9, IV" in refused.articles and "31/05/2026" in refused.reasons[0].message

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('enforcement', '0003_complaint_refers_to_trips'),
-        ('registry', '0003_portuguese_verbose_names'),
+        ('registry', '0005_portuguese_verbose_names'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

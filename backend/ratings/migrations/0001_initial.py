@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('registry', '0003_portuguese_verbose_names'),
+        ('registry', '0005_portuguese_verbose_names'),
         ('trips', '0001_initial'),
     ]
 

@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
 from taxilaw.permits import RENEWAL_DOCUMENTS
@@ -92,26 +93,15 @@ class PermitSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["status", "origin", "term_signed_on", "held_since", "ended_on"]
 
+    @extend_schema_field(AlvaraSerializer(allow_null=True))
     def get_alvara(self, permit):
         alvara = permit.alvaras.order_by("-expires_on").first()
         return AlvaraSerializer(alvara).data if alvara else None
 
+    @extend_schema_field(VehicleSerializer(allow_null=True))
     def get_vehicle(self, permit):
         vehicle = permit.vehicles.filter(in_service=True).first()
         return VehicleSerializer(vehicle).data if vehicle else None
-
-
-class PermitGrantSerializer(serializers.Serializer):
-    holder = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
-    number = serializers.CharField(max_length=20)
-    result_published_on = serializers.DateField()
-    contest_model_year = serializers.IntegerField(required=False, allow_null=True, min_value=1950, max_value=2100)
-    on = serializers.DateField(default=today)
-
-    def validate_number(self, value):
-        if Permit.objects.filter(number=value).exists():
-            raise serializers.ValidationError(_("Já existe permissão com este número."))
-        return value
 
 
 class SignTermSerializer(serializers.Serializer):
@@ -151,6 +141,9 @@ class RenewalSerializer(serializers.ModelSerializer):
         model = Renewal
         fields = ["id", "permit", "requested_on", "timing", "late_fine_brl", "late_fine_paid_on", "status", "documents", "missing", "alvara"]
 
+    @extend_schema_field(inline_serializer("RenewalDocument", {
+        "code": serializers.CharField(), "article": serializers.CharField(), "label": serializers.CharField(),
+        "presented": serializers.BooleanField()}, many=True))
     def get_documents(self, renewal):
         labels = {d.code: (d.article, d.label) for d in RENEWAL_DOCUMENTS}
         return [
@@ -158,6 +151,8 @@ class RenewalSerializer(serializers.ModelSerializer):
             for code, presented in renewal.documents.order_by("id").values_list("code", "presented")
         ]
 
+    @extend_schema_field(inline_serializer("MissingDocument", {
+        "article": serializers.CharField(), "code": serializers.CharField(), "message": serializers.CharField()}, many=True))
     def get_missing(self, renewal):
         from ..services.permits import renewal_checklist
 
@@ -218,6 +213,7 @@ class InquirySerializer(serializers.ModelSerializer):
             "defence", "decided_on", "outcome", "decision_text",
         ]
 
+    @extend_schema_field(serializers.DateField())
     def get_defence_deadline(self, inquiry):
         from ..services.revocation import defence_deadline
 
@@ -258,6 +254,7 @@ class AuxiliarySerializer(serializers.ModelSerializer):
             "id", "permit", "person", "person_name", "authorized_on", "status", "cancelled_on", "cancel_reason",
             "contract_auxiliary_percent", "contract_reference",
             "split_regime", "contract_signed_on", "contract_witness_1", "contract_witness_2", "ctps_number", "ctps_series",
+            "pix_receiver",
         ]
         read_only_fields = ["status", "cancelled_on", "cancel_reason"]
         extra_kwargs = {
@@ -275,6 +272,10 @@ class AuxiliarySerializer(serializers.ModelSerializer):
         data = super().to_representation(instance)
         data["split_regime"] = instance.regime
         return data
+
+
+class PixReceiverSerializer(serializers.Serializer):
+    pix_receiver = serializers.ChoiceField(choices=Auxiliary.PixReceiver.choices)
 
 
 class SocialSecurityProofSerializer(serializers.ModelSerializer):
@@ -320,3 +321,18 @@ class ComplianceSerializer(serializers.Serializer):
     allowed = serializers.BooleanField()
     articles = serializers.ListField(child=serializers.CharField())
     reasons = ReasonSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):
+    """GET /api/me/: the logged-in driver's cards (backend.registry.api.cards.driver_cards)."""
+
+    person = inline_serializer("MePerson", {"id": serializers.IntegerField(), "full_name": serializers.CharField()})
+    cmt = inline_serializer("MeCmt", {
+        "number": serializers.CharField(), "issued_on": serializers.DateField(), "expires_on": serializers.DateField(),
+        "role": serializers.CharField(allow_null=True), "permit": serializers.CharField(allow_null=True)}, allow_null=True)
+    cvi = inline_serializer("MeCvi", {
+        "plate": serializers.CharField(), "make": serializers.CharField(), "model": serializers.CharField(),
+        "model_year": serializers.IntegerField(), "colour": serializers.CharField(), "permit": serializers.CharField(),
+        "rank": serializers.CharField(allow_null=True), "seal_number": serializers.CharField(allow_null=True),
+        "seal_valid_until": serializers.DateField(allow_null=True)}, allow_null=True)
+    compliance = ComplianceSerializer(allow_null=True)

@@ -1,10 +1,10 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
-from rest_framework.routers import DefaultRouter
+
+from backend.api.routers import IdRouter
 
 from . import views
 
-router = DefaultRouter()
+router = IdRouter()
 router.register("people", views.PersonViewSet, basename="person")
 router.register("permits", views.PermitViewSet, basename="permit")
 router.register("renewals", views.RenewalViewSet, basename="renewal")
@@ -17,7 +17,6 @@ router.register("cmts", views.CmtViewSet, basename="cmt")
 router.register("suspensions", views.SuspensionViewSet, basename="suspension")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", views.MeView.as_view(), name="me"),
     *router.urls,
 ]

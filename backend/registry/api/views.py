@@ -2,14 +2,15 @@
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.permissions import DimutranOrReadOwn, IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.api_errors import decision_payload
 
@@ -51,7 +52,10 @@ class PersonViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.R
 
 
 class PermitViewSet(viewsets.ReadOnlyModelViewSet):
-    """Permits: DIMUTRAN grants and runs them (Art. 2-11); a holder reads their own."""
+    """Permits: DIMUTRAN runs them (Art. 2-11); a holder reads their own.
+
+    No direct grant: a permit is born only of its procedures, the published result of a contest
+    (``/api/contests/{id}/publish-result/``, Art. 3, Art. 19) or a transfer (Art. 6)."""
 
     serializer_class = s.PermitSerializer
     permission_classes = [DimutranOrReadOwn]
@@ -62,19 +66,6 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _permit(self, pk):
         return get_object_or_404(Permit, pk=pk)
-
-    @extend_schema(request=s.PermitGrantSerializer, responses=s.PermitSerializer)
-    def create(self, request):
-        """Grant a permit won in a contest (Art. 2, Art. 3)."""
-        data = valid(s.PermitGrantSerializer, request)
-        permit = permit_services.grant_permit(
-            person=data["holder"],
-            number=data["number"],
-            result_published_on=data["result_published_on"],
-            contest_model_year=data.get("contest_model_year"),
-            on=data["on"],
-        )
-        return Response(s.PermitSerializer(permit).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.SignTermSerializer, responses=s.AlvaraSerializer)
     @action(detail=True, methods=["post"], url_path="sign-term")
@@ -135,9 +126,13 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=s.ComplianceSerializer)
     @action(detail=True, methods=["get"], url_path=r"compliance/(?P<person_id>\d+)")
     def compliance(self, request, pk=None, person_id=None):
-        """May this person drive this cab now? (the answer dispatch uses)."""
+        """May this person drive this cab now? (the answer dispatch uses).
+
+        DIMUTRAN asks about anyone; a holder or driver only about the people of their permit (the answer
+        names the person: no one else's data through this endpoint, LGPD)."""
         permit = get_object_or_404(self.get_queryset(), pk=pk)
-        person = get_object_or_404(Person, pk=person_id)
+        people = Person.objects.all() if is_dimutran(request.user) else selectors.people_of(permit)
+        person = get_object_or_404(people, pk=person_id)
         return Response(decision_payload(compliance.may_work(person, permit)))
 
     def get_permissions(self):
@@ -212,6 +207,16 @@ class AuxiliaryViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data["on"] = data.pop("authorized_on", None) or timezone.localdate()
         serializer.instance = auxiliary_services.authorize_auxiliary(**data)
 
+    @extend_schema(request=s.PixReceiverSerializer, responses=s.AuxiliarySerializer)
+    @action(detail=True, methods=["post"], url_path="pix-receiver", permission_classes=[IsDimutran])
+    def pix_receiver(self, request, pk=None):
+        """Whose Pix key receives this auxiliary's fares, a term of the authorization (docs/payments.md)."""
+        data = valid(s.PixReceiverSerializer, request)
+        auxiliary = get_object_or_404(Auxiliary, pk=pk)
+        Auxiliary.objects.filter(pk=auxiliary.pk).update(pix_receiver=data["pix_receiver"])
+        auxiliary.refresh_from_db()
+        return Response(s.AuxiliarySerializer(auxiliary).data)
+
     @extend_schema(request=s.SocialSecurityProofSerializer, responses=s.SocialSecurityProofSerializer)
     @action(detail=True, methods=["post"], url_path="social-security-proofs", permission_classes=[IsDimutran])
     def social_security_proofs(self, request, pk=None):
@@ -277,6 +282,7 @@ class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = s.CmtSerializer
     permission_classes = [DimutranOrReadOwn]
+    queryset = Cmt.objects.none()  # the schema's model; get_queryset chooses the rows
 
     def get_queryset(self):
         user = self.request.user
@@ -288,8 +294,9 @@ class CmtViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         serializer.instance = auxiliary_services.issue_cmt(**serializer.validated_data)
 
 
-class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Suspensions (Art. 54, b): while one runs the cab gets no ride."""
+class SuspensionViewSet(viewsets.ReadOnlyModelViewSet):
+    """Suspensions (Art. 54, b): while one runs the cab gets no ride. Read-only: a suspension is only the
+    outcome of an auto, its defence and the decision (``/api/autos/{id}/decide/``, Art. 60-63)."""
 
     serializer_class = s.SuspensionSerializer
     permission_classes = [DimutranOrReadOwn]
@@ -297,17 +304,18 @@ class SuspensionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return Suspension.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
 
-    def perform_create(self, serializer):
-        serializer.instance = permit_services.suspend(**serializer.validated_data)
+
+DETAIL = inline_serializer("Detail", {"detail": serializers.CharField()})
 
 
 class MeView(APIView):
     """The logged-in person: their CMT, the cab they drive (CVI) and whether they may work now."""
 
+    @extend_schema(responses={200: s.MeSerializer, 404: DETAIL})
     def get(self, request):
         person = getattr(request.user, "person", None)
         if person is None:
-            raise NotFound("Este usuário não está vinculado a um motorista.")
+            raise NotFound(_("Este usuário não está vinculado a um motorista."))
         from .cards import driver_cards
 
         return Response(driver_cards(person))

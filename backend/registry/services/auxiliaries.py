@@ -66,6 +66,7 @@ def authorize_auxiliary(
     contract_witness_2: str = "",
     ctps_number: str = "",
     ctps_series: str = "",
+    pix_receiver: str = Auxiliary.PixReceiver.DRIVER,
 ) -> Auxiliary:
     """Register an auxiliary on a permit: at most 2, or 1 for a co-owned cab (Art. 48), enrolled (Art. 49, Art. 52),
     with the regime of the gross's split (Art. 1, §3 and §6).
@@ -138,6 +139,7 @@ def authorize_auxiliary(
         contract_witness_1=contract_witness_1,
         contract_witness_2=contract_witness_2,
         ctps_number=ctps_number,
+        pix_receiver=pix_receiver,
         ctps_series=ctps_series,
     )
 

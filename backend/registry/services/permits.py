@@ -121,8 +121,12 @@ def update_renewal_documents(*, renewal: Renewal, documents: dict[str, bool], la
 
 
 def renewal_checklist(renewal: Renewal) -> Decision:
-    """Art. 5, I-V; item V also needs the late-renewal fine of Art. 4, §2 and every fine of an auto (Art. 54, c) paid."""
+    """Art. 5, I-V; item I needs the CNH in force on the request; item V also needs the late-renewal fine of Art. 4, §2
+    and every fine of an auto (Art. 54, c) paid."""
     states = dict(renewal.documents.values_list("code", "presented"))
+    holder = renewal.permit.holder
+    if holder is not None and not law.licence_valid(holder.cnh_expires_on, renewal.requested_on):
+        states["professional_license"] = False  # Art. 5, I: an expired CNH proves no qualification
     if renewal.late_fine_brl > Decimal("0") and renewal.late_fine_paid_on is None:
         states["no_fine_debt"] = False
     from backend.enforcement.selectors import unpaid_fines  # enforcement depends on the registry, not back

@@ -90,4 +90,16 @@ def substitute_after_judicial_loss(
         law.may_substitute_after_judicial_loss(judgment_final_on, requested_on, proof_presented, municipal_holidays()),
         "requested_on",
     )
-    return vehicle_services.replace_vehicle(permit=permit, on=requested_on, justified=True, **vehicle)
+    vehicle = vehicle_services.replace_vehicle(permit=permit, on=requested_on, justified=True, **vehicle)
+    Permit.objects.filter(pk=permit.pk).update(judicial_loss_final_on=None)
+    return vehicle
+
+
+@transaction.atomic
+def record_judicial_loss(*, permit: Permit, judgment_final_on: date) -> Permit:
+    """Record the final judgment that took the vehicle (Art. 11, § único); the scheduler revokes the permit if
+    no substitution is requested within 30 days (Art. 11, § único, I)."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    permit.judicial_loss_final_on = judgment_final_on
+    permit.save(update_fields=["judicial_loss_final_on"])
+    return permit

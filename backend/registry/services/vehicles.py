@@ -18,7 +18,8 @@ from ..models import Inspection, Permit, Vehicle
 from ..selectors import vehicle_in_service
 
 
-def _check_vehicle_data(permit: Permit, data: dict, on: date) -> dict:
+def check_vehicle_data(permit: Permit, data: dict, on: date) -> dict:
+    """Normalize and check a vehicle's data against Art. 14 and Art. 28; used by the services and the admin's forms."""
     data = dict(data)
     data["plate"] = documents.normalize_plate(data["plate"])
     data["renavam"] = documents.normalize_renavam(data["renavam"])
@@ -42,7 +43,8 @@ def _check_vehicle_data(permit: Permit, data: dict, on: date) -> dict:
 
 @transaction.atomic
 def register_vehicle(*, permit: Permit, on: date, **data) -> Vehicle:
-    """Put the permit's taxi in service: one per permit (Art. 1, III), at most 10 years old (Art. 28), no co-ownership (Art. 14)."""
+    """Put the permit's taxi in service: one per permit (Art. 1, III), at most 10 years old (Art. 28), no co-ownership (Art. 14),
+    not older than the model year the contest's proposal declared (Art. 20, §2)."""
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     if vehicle_in_service(permit):
         require(
@@ -55,7 +57,8 @@ def register_vehicle(*, permit: Permit, on: date, **data) -> Vehicle:
                 )
             )
         )
-    data = _check_vehicle_data(permit, data, on)
+    data = check_vehicle_data(permit, data, on)
+    require(law.may_register_for_permit(data["model_year"], permit.contest_model_year, on), "model_year")
     return Vehicle.objects.create(permit=permit, in_service_since=on, **data)
 
 
@@ -64,7 +67,9 @@ def replace_vehicle(*, permit: Permit, on: date, justified: bool = False, **data
     """Swap the taxi (Art. 34, I, Art. 34, II, a-b); the new one meets Art. 28 and Art. 14."""
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     old = vehicle_in_service(permit)
-    data = _check_vehicle_data(permit, data, on)
+    data = check_vehicle_data(permit, data, on)
+    permit.vehicle_tolerance_until = None  # a conforming taxi ends any Art. 34, § único tolerance
+    permit.save(update_fields=["vehicle_tolerance_until"])
     if old is not None:
         require(law.may_replace_vehicle(old.model_year, data["model_year"], justified, permit.contest_model_year, on), "model_year")
         old.in_service = False
@@ -113,3 +118,13 @@ def pay_inspection_fee(*, inspection: Inspection, paid_on: date) -> Inspection:
     inspection.fee_paid_on = paid_on
     inspection.save(update_fields=["fee_paid_on"])
     return inspection
+
+
+@transaction.atomic
+def tolerate_vehicle(*, permit: Permit, case: str, started_on: date) -> Permit:
+    """DIMUTRAN tolerates, for 1 or 3 months, not operating or a stand-in vehicle (Art. 34, § único);
+    the scheduler opens the revocation inquiry when the tolerance ends without a conforming taxi."""
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    permit.vehicle_tolerance_until = law.tolerance_ends(started_on, law.ToleranceCase(case))
+    permit.save(update_fields=["vehicle_tolerance_until"])
+    return permit

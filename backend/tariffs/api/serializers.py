@@ -9,8 +9,8 @@ from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
 from taxilaw import meter as meter_law
-from taxilaw.geodesy import distance_m
 from taxilaw import tariffs as law
+from taxilaw.geodesy import distance_m
 from taxilaw.tariff_study import COST_ITEMS
 from zones.classify import Zone, default_classifier
 

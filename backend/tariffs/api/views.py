@@ -57,7 +57,8 @@ class TariffDecreeViewSet(viewsets.ModelViewSet):
                    responses={200: OpenApiTypes.OBJECT})
     @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated])
     def current(self, request):
-        """The tariff in force, the flag now (Art. 45, I-II) and the Art. 44 review alert."""
+        """The tariff in force, the flag now (Art. 45, I-II), the Art. 44 review alert and the meter's parameters and
+        municipal holidays, which the app caches for offline use (Art. 43)."""
         at = _at(request)
         try:
             tariff = selectors.tariff_in_force(at)
@@ -76,6 +77,7 @@ class TariffDecreeViewSet(viewsets.ModelViewSet):
             },
             "review_alert": decision_payload(alert),
             "correction_tables": s.CorrectionTableSerializer(selectors.correction_tables_in_use(at), many=True).data,
+            "meter": selectors.meter_config(selectors._day(at)),  # the phone runs exactly the server's meter (Art. 43)
         })
 
     @extend_schema(parameters=[OpenApiParameter("at", str)], responses={200: OpenApiTypes.OBJECT})

@@ -66,16 +66,17 @@
   function baseMap(id, options) {
     var fit = (options && options.fit) || "zone";
     var map = L.map(id, { zoomControl: true, attributionControl: true, minZoom: 9, maxZoom: 19 }).setView([-21.1311, -42.3676], 14);
-    map.attributionControl.setPrefix("Leaflet").addAttribution("Limite: IBGE · Zona central e pontos: DIMUTRAN");
-    var layers = { boundary: null, zone: null, ranks: L.layerGroup().addTo(map), rankMarkers: {} };
+    map.attributionControl.setPrefix("Leaflet").addAttribution("Ruas: PAIRDI (MIT), provável origem IBGE · Nomes: CEP Aberto (ODbL) · Limite: IBGE · Zona central e pontos: DIMUTRAN");
+    var layers = { boundary: null, zone: null, streets: null, ranks: L.layerGroup().addTo(map), rankMarkers: {}, highlight: L.layerGroup().addTo(map) };
+    map.createPane("boundary").style.zIndex = 250; // under the streets: the boundary's fill is the land
+    map.createPane("streets").style.zIndex = 350; // over the land, under the zone, ranks and cabs (overlayPane, 400)
+    streetsLayer(map, layers);
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
-      layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false }).addTo(map);
-      layers.boundary.bringToBack();
+      layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
       if (fit === "boundary" && !map.taxiFitted && layers.boundary.getBounds().isValid()) map.fitBounds(layers.boundary.getBounds(), { padding: [8, 8] });
     }).catch(function () { notice("Não foi possível carregar o limite do município.", "error"); });
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
-      if (layers.boundary) layers.boundary.bringToBack();
       var b = layers.zone.getBounds();
       if (fit === "zone" && b.isValid()) map.fitBounds(b.pad(0.15));
     }).catch(function () {});
@@ -101,6 +102,92 @@
     setInterval(loadRanks, 30000);
     map.whenReady(function () { setTimeout(function () { map.invalidateSize(); }, 50); });
     return { map: map, layers: layers, reloadRanks: loadRanks };
+  }
+
+  /** Every street of Muriaé as one vector layer on a canvas (no tiles); names appear from zoom 16 on, for the streets in view. */
+  function streetsLayer(map, layers) {
+    var renderer = L.canvas({ padding: 0.3, pane: "streets" });
+    var labels = L.layerGroup().addTo(map);
+    var t0 = window.performance ? performance.now() : 0;
+    fetchJSON("/api/geo/streets.geojson").then(function (data) {
+      layers.streets = L.geoJSON(data, { renderer: renderer, interactive: false, style: function (f) {
+        return f.properties.name ? { color: "#9ca3af", weight: 2, opacity: 0.9 } : { color: "#cbd5e1", weight: 1.5, opacity: 0.9 };
+      } }).addTo(map);
+      window.TaxiMapTiming = { streets: data.features.length, firstDrawMs: Math.round((window.performance ? performance.now() : 0) - t0) };
+      map.fire("streetsready");
+      drawLabels();
+    }).catch(function () { notice("Não foi possível carregar as ruas do mapa.", "error"); });
+    function drawLabels() {
+      labels.clearLayers();
+      if (!layers.streets || map.getZoom() < 16) return;
+      var view = map.getBounds(), middle = map.getCenter(), found = [], seen = {};
+      layers.streets.eachLayer(function (line) {
+        var name = line.feature.properties.name;
+        if (!name || seen[name] || !view.intersects(line.getBounds())) return;
+        var centre = line.getCenter();
+        if (!view.contains(centre)) return;
+        seen[name] = true;
+        found.push({ name: name, at: centre, d: middle.distanceTo(centre) });
+      });
+      found.sort(function (a, b) { return a.d - b.d; }); // at most 60 names, the nearest the middle first
+      found.slice(0, 60).forEach(function (f) {
+        L.tooltip({ permanent: true, direction: "center", className: "street-label", interactive: false })
+          .setLatLng(f.at).setContent(tip(f.name)).addTo(labels);
+      });
+    }
+    map.on("moveend zoomend", drawLabels);
+  }
+
+  /** Outline one street (a search suggestion) and fit the map to it. */
+  function showStreet(base, geometry) {
+    base.layers.highlight.clearLayers();
+    var shape = L.geoJSON(geometry, { style: { color: "#2563eb", weight: 6, opacity: 0.8 }, interactive: false }).addTo(base.layers.highlight);
+    var b = shape.getBounds();
+    if (b.isValid()) base.map.fitBounds(b.pad(0.4), { maxZoom: 17 });
+    return shape;
+  }
+
+  /** An address box: suggestions as the person types (GET /api/addresses/?q=), as DOM nodes; onPick(suggestion). */
+  function addressSearch(input, list, headers, onPick) {
+    var timer = null, seq = 0;
+    function clear() { list.textContent = ""; list.hidden = true; }
+    function render(body) {
+      list.textContent = "";
+      if (body.message) list.appendChild(el("li", { class: "hint", text: body.message }));
+      (body.results || []).forEach(function (s) {
+        var li = el("li", { class: "suggestion", tabindex: "0", role: "option", "data-name": s.name, text: s.label + (s.kind === "landmark" ? " (local)" : "") });
+        function pick(ev) { ev.preventDefault(); clear(); onPick(s); }
+        li.addEventListener("mousedown", pick);
+        li.addEventListener("keydown", function (ev) { if (ev.key === "Enter") pick(ev); });
+        list.appendChild(li);
+      });
+      list.hidden = !list.firstChild;
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      var q = input.value.trim();
+      if (!q) { clear(); return; }
+      timer = setTimeout(function () {
+        var mine = ++seq;
+        fetch("/api/addresses/?q=" + encodeURIComponent(q.slice(0, 200)), { credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers()) })
+          .then(function (r) { return r.json(); })
+          .then(function (body) { if (mine === seq) render(body); })
+          .catch(function () {});
+      }, 180);
+    });
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "ArrowDown" && list.firstChild) { ev.preventDefault(); (list.querySelector(".suggestion") || list.firstChild).focus(); }
+      if (ev.key === "Escape") clear();
+    });
+    input.addEventListener("blur", function () { setTimeout(clear, 200); });
+    return { clear: clear };
+  }
+
+  /** "Rua X, bairro Y" of a point (GET /api/addresses/reverse/); resolves {address, message} or {error}. */
+  function reverseLookup(lat, lon, headers) {
+    return fetch("/api/addresses/reverse/?lat=" + encodeURIComponent(lat) + "&lon=" + encodeURIComponent(lon),
+      { credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers ? headers() : {}) })
+      .then(function (r) { return r.json().then(function (body) { return r.ok ? body : { error: body.detail || "Local inválido." }; }); });
   }
 
   /** A websocket that reconnects by itself (1 s, 2 s, ... up to 15 s). */
@@ -146,7 +233,7 @@
   }
 
   window.Taxi = {
-    el: el, tip: tip, parseCoord: parseCoord, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
+    el: el, tip: tip, parseCoord: parseCoord, showStreet: showStreet, addressSearch: addressSearch, reverseLookup: reverseLookup, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
     fmtDate: function (iso) { return iso ? dateFmt.format(new Date(iso)) : "—"; },
     fmtTime: function (iso) { return iso ? timeFmt.format(new Date(iso)) : "—"; },
     fmtMoney: function (v) { return v == null ? "—" : money.format(Number(v)); },

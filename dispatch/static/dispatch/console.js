@@ -65,16 +65,59 @@
       .bindTooltip(T.tip("Novo embarque")).addTo(rideLayer);
   }
   var dLatIn = document.getElementById("destination-lat"), dLonIn = document.getElementById("destination-lon");
-  map.on("click", function (e) {
-    if (e.originalEvent && e.originalEvent.shiftKey) {
-      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
-    } else {
-      latIn.value = e.latlng.lat.toFixed(6);
-      lonIn.value = e.latlng.lng.toFixed(6);
-      setDraft(e.latlng.lat, e.latlng.lng);
-      document.getElementById("pickup-address").focus();
-    }
+  var addressIn = document.getElementById("pickup-address");
+  var typedAddress = false; // the operator wrote the address: a reverse lookup does not overwrite it
+  addressIn.addEventListener("input", function () { typedAddress = !!addressIn.value.trim(); });
+  function placePickup(lat, lon, address) {
+    latIn.value = lat.toFixed(6);
+    lonIn.value = lon.toFixed(6);
+    setDraft(lat, lon);
     estimate();
+    if (address) { addressIn.value = address; typedAddress = false; return; }
+    T.reverseLookup(lat, lon).then(function (body) {
+      if (body.error) { notify(body.error, "error"); return; }
+      if (!typedAddress && body.address) addressIn.value = body.address;
+    }).catch(function () {});
+  }
+  map.on("click", function (e) {
+    if (e.originalEvent && e.originalEvent.shiftKey) {  // Shift-click: the destination (for the fare estimate)
+      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
+      estimate();
+    } else {
+      placePickup(e.latlng.lat, e.latlng.lng, ""); addressIn.focus();
+    }
+  });
+
+  // --- the address as the operator types it: suggestions, the street outlined, the map centred on it --
+  var searchIn = document.getElementById("pickup-search");
+  T.addressSearch(searchIn, document.getElementById("pickup-suggestions"), function () { return {}; }, function (s) {
+    searchIn.value = s.label;
+    T.showStreet(base, s.geometry);
+    placePickup(s.lat, s.lon, s.label);
+    notify("Clique sobre " + s.name + " no ponto exato do embarque, se for outro.", "info");
+  });
+
+  // --- a known caller: their names and recent pickups ----------------------------------------------
+  var phoneIn = document.getElementById("caller-phone"), history = document.getElementById("caller-history");
+  phoneIn.addEventListener("change", function () {
+    history.textContent = ""; history.hidden = true;
+    var digits = phoneIn.value.replace(/\D/g, "");
+    if (digits.length < 10) return;
+    T.fetchJSON("/central/chamadas.json?phone=" + encodeURIComponent(digits)).then(function (body) {
+      if (!body.pickups.length && !body.names.length) return;
+      var nameIn = document.getElementById("caller-name");
+      var kids = [el("strong", { text: "Já ligou antes: " })];
+      body.names.forEach(function (n) {
+        kids.push(el("button", { type: "button", class: "history-name", text: n, onclick: function () { nameIn.value = n; } }));
+      });
+      body.pickups.forEach(function (p) {
+        kids.push(el("button", { type: "button", class: "history-pickup", text: p.address || (T.fmtCoord(p.lat) + "; " + T.fmtCoord(p.lon)),
+          onclick: function () { placePickup(p.lat, p.lon, p.address); map.setView([p.lat, p.lon], 17); } }));
+      });
+      kids.forEach(function (k) { history.appendChild(k); });
+      history.hidden = false;
+      if (!nameIn.value && body.names.length) nameIn.value = body.names[0];
+    }).catch(function () {});
   });
   [latIn, lonIn, dLatIn, dLonIn].forEach(function (input) {
     input.addEventListener("change", function () {
@@ -271,7 +314,8 @@
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
           ride.destination ? " · destino: " + (ride.destination.address || T.fmtCoord(ride.destination.lat) + "; " + T.fmtCoord(ride.destination.lon)) : "",
           ride.permit ? " · táxi " + ride.permit : "",
-          ride.fare ? " · " + T.fmtMoney(ride.fare) : ""
+          ride.fare ? " · " + T.fmtMoney(ride.fare) : "",
+          ride.payment ? " · pago em " + ride.payment.method_display + " (recebeu: " + ride.payment.receiver + ")" : ""
         ]),
         offersTable(ride)
       ];
@@ -371,9 +415,7 @@
           break;
         case "ride_created":
           notify("Corrida nº " + msg.ride_id + " criada; procurando táxi.", "ok");
-          document.getElementById("ride-form").reset();
-          document.getElementById("estimate").hidden = true;
-          if (draft) { rideLayer.removeLayer(draft); draft = null; }
+          resetRideForm();
           break;
         case "assigned": notify("Corrida oferecida ao táxi escolhido (oferta nº " + msg.offer_id + "); aguardando o motorista aceitar.", "ok"); break;
         case "broadcast_sent": notify("Aviso enviado aos táxis conectados.", "ok"); document.getElementById("broadcast-form").reset(); break;
@@ -411,6 +453,14 @@
     return text;
   }
 
+  function resetRideForm() {
+    document.getElementById("ride-form").reset();
+    document.getElementById("estimate").hidden = true;
+    history.hidden = true; typedAddress = false;
+    base.layers.highlight.clearLayers();
+    if (draft) { rideLayer.removeLayer(draft); draft = null; }
+  }
+
   // --- forms ----------------------------------------------------------------------------------------
   document.getElementById("ride-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -420,23 +470,28 @@
     var address = document.getElementById("pickup-address").value.trim();
     if (!name || !phone) { notify("Informe o nome e o telefone de quem ligou.", "error"); return; }
     if (!isFinite(lat) || !isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
-      notify("Marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); latIn.focus(); return;
+      notify("Busque o endereço, marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); searchIn.focus(); return;
     }
     var pts = draftPoints(), at = document.getElementById("booking-at").value;
-    if (at) {  // for later: a booking, dispatched before its time (Art. 66)
-      var body = { caller_name: name, caller_phone: phone, pickup: pts.pickup, pickup_at: at + (at.length === 16 ? ":00" : "") + "-03:00" };
-      if (pts.destination) body.destination = pts.destination;
-      post("/api/bookings/", body).then(function (res) {
-        if (!res.ok) { notify(problem(res), "error"); return; }
-        notify("Agendamento nº " + res.body.id + " para " + res.body.pickup_at_display + " (" + name + ").", "ok");
-        document.getElementById("ride-form").reset();
-        loadBookings();
-      });
-      return;
-    }
-    var frame = { type: "ride_create", caller_name: name, caller_phone: phone, pickup: { lat: lat, lon: lon, address: address } };
-    if (pts.destination) frame.destination = pts.destination;
-    socket.send(frame);
+    // the pickup is checked (inside Muriaé, its street) before the ride or booking is created; the server checks again
+    T.reverseLookup(lat, lon).then(function (found) {
+      if (found.error) { notify(found.error, "error"); searchIn.focus(); return; }
+      var pickup = { lat: lat, lon: lon, address: address || found.address || "" };
+      if (at) {  // for later: a booking, dispatched before its time (Art. 66)
+        var body = { caller_name: name, caller_phone: phone, pickup: pickup, pickup_at: at + (at.length === 16 ? ":00" : "") + "-03:00" };
+        if (pts.destination) body.destination = pts.destination;
+        post("/api/bookings/", body).then(function (res) {
+          if (!res.ok) { notify(problem(res), "error"); return; }
+          notify("Agendamento nº " + res.body.id + " para " + res.body.pickup_at_display + " (" + name + ").", "ok");
+          resetRideForm();
+          loadBookings();
+        });
+        return;
+      }
+      var frame = { type: "ride_create", caller_name: name, caller_phone: phone, pickup: pickup };
+      if (pts.destination) frame.destination = pts.destination;
+      socket.send(frame);
+    }).catch(function () { notify("Não foi possível conferir o endereço; tente de novo.", "error"); });
   });
   document.getElementById("broadcast-form").addEventListener("submit", function (ev) {
     ev.preventDefault();

@@ -17,7 +17,28 @@
   function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
   function show(id) { ["signup", "request", "ride"].forEach(function (s) { document.getElementById(s).hidden = s !== id; }); }
 
-  function setPickup(lat, lon, pan) {
+  function auth() { return me && me.token ? { Authorization: "Passageiro " + me.token } : {}; }
+  var addressIn = document.getElementById("pickup-address"), streetOut = document.getElementById("pickup-street");
+  /** "Rua X, bairro Y" under the pickup, and in the address field unless the passenger wrote one. */
+  function describe(lat, lon) {
+    if (!me || !me.token) return;
+    T.reverseLookup(lat, lon, auth).then(function (body) {
+      if (body.error) { streetOut.textContent = body.error; T.notice(body.error, "error"); return; }
+      streetOut.textContent = body.address ? "Embarque: " + body.address : (body.message || "");
+      if (body.address && (!addressIn.value.trim() || addressIn.dataset.auto === "1")) { addressIn.value = body.address; addressIn.dataset.auto = "1"; }
+    }).catch(function () {});
+  }
+  addressIn.addEventListener("input", function () { addressIn.dataset.auto = ""; });
+  T.addressSearch(document.getElementById("pickup-search"), document.getElementById("pickup-suggestions"), auth, function (s) {
+    document.getElementById("pickup-search").value = s.label;
+    T.showStreet(base, s.geometry);
+    latIn.value = s.lat.toFixed(6); lonIn.value = s.lon.toFixed(6);
+    setPickup(s.lat, s.lon, false);
+    addressIn.value = s.label; addressIn.dataset.auto = "1";
+    pointsChanged();
+  });
+  function setPickup(lat, lon, pan, known) {
+    if (!known) describe(lat, lon); // a ride's pickup already carries its address
     if (pickupMarker) pickupMarker.setLatLng([lat, lon]);
     else pickupMarker = L.circleMarker([lat, lon], { radius: 9, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" }).bindTooltip(T.tip("Embarque")).addTo(map);
     if (pan) map.setView([lat, lon], Math.max(map.getZoom(), 16));
@@ -146,12 +167,19 @@
     var fare = document.getElementById("ride-fare");
     fare.hidden = !ride.fare;
     if (ride.fare) fare.textContent = "Valor pago (taxímetro, Art. 43): " + T.fmtMoney(ride.fare);
+    var pay = ride.payment;
+    document.getElementById("ride-payment").hidden = !pay;
+    document.getElementById("pix-box").hidden = !(pay && pay.pix);
+    if (pay) {
+      text("payment-method", "Pagamento: " + pay.method_display + (pay.pix ? " para " + pay.receiver : ""));
+      if (pay.pix) { document.getElementById("pix-qr").src = pay.pix_qr; document.getElementById("pix-copy").value = pay.pix; }
+    }
     document.getElementById("escalated-help").hidden = !(ride.escalated && ride.status === "requested");
     document.getElementById("arrived").hidden = ride.status !== "arriving";
     eta(ride);
     document.getElementById("cancel-form").hidden = CANCELLABLE.indexOf(ride.status) < 0;
     document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
-    if (p.lat != null) setPickup(p.lat, p.lon, false);
+    if (p.lat != null) setPickup(p.lat, p.lon, false, true);
     setCab(OPEN.indexOf(ride.status) >= 0 ? ride.cab_position : null);
   }
 

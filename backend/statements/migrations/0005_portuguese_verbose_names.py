@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('statements', '0003_statementride_refers_to_trips'),
+        ('statements', '0004_ride_lines_payment'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0002_auxiliary_split_regime'),
+        ('registry', '0004_auxiliary_pix_receiver'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,96 @@
+"""The scheduler: generic jobs run once per period of the local day, across processes.
+
+A job is a small function ``fn(now) -> str`` (``now`` an aware datetime: tests pass a fake clock)
+registered with :func:`job`; each app declares its own in ``<app>/jobs.py`` (autodiscovered). A job
+is due when the current period (``every`` seconds from local midnight, starting ``at`` seconds past
+it) has no :class:`JobRun`; the run's row is inserted in the job's transaction, so a failure
+leaves nothing and the next tick tries again, and a second process finds the row and skips.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Callable
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.module_loading import autodiscover_modules
+
+from .models import JobRun
+
+log = logging.getLogger(__name__)
+DAY = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str
+    fn: Callable[[datetime], str]
+    every: int = DAY  # seconds; divides a day
+    at: int = 0  # seconds past local midnight when the first period of the day starts
+
+    def slot(self, now: datetime) -> str | None:
+        """The period ``now`` falls in (``YYYY-MM-DD#n``), or None before the day's first period."""
+        local = timezone.localtime(now)
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        elapsed = (local - midnight).total_seconds() - self.at
+        if elapsed < 0:
+            return None
+        return f"{local.date().isoformat()}#{int(elapsed // self.every)}"
+
+
+_JOBS: dict[str, Job] = {}
+
+
+def job(name: str, *, every: timedelta = timedelta(days=1), at: timedelta = timedelta(0)):
+    """Register ``fn(now) -> str`` as the job ``name``, due every ``every`` from ``at`` past local midnight."""
+    seconds = int(every.total_seconds())
+    if seconds <= 0 or DAY % seconds:
+        raise ValueError("every must divide a day")
+
+    def register(fn):
+        _JOBS[name] = Job(name, fn, seconds, int(at.total_seconds()))
+        return fn
+
+    return register
+
+
+def registered() -> dict[str, Job]:
+    autodiscover_modules("jobs")
+    return dict(_JOBS)
+
+
+def run_job(j: Job, now: datetime) -> JobRun | None:
+    """Run ``j`` for the period of ``now`` unless it already ran for it (here or in another process)."""
+    slot = j.slot(now)
+    if slot is None or JobRun.objects.filter(job=j.name, slot=slot).exists():
+        return None
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                run = JobRun.objects.create(job=j.name, slot=slot, started_at=timezone.now())
+        except IntegrityError:
+            return None  # another process claimed the period first
+        run.summary = j.fn(now) or ""
+        run.finished_at = timezone.now()
+        run.save(update_fields=["summary", "finished_at"])
+    return run
+
+
+def run_due(now: datetime | None = None, only: set[str] | None = None) -> list[JobRun]:
+    """Run every due job once for ``now``'s period; a failing job is logged and retried at the next tick."""
+    now = now or timezone.now()
+    runs = []
+    for j in registered().values():
+        if only and j.name not in only:
+            continue
+        try:
+            run = run_job(j, now)
+        except Exception:  # one job's failure must not stop the others; it is retried next tick
+            log.exception("scheduled job %s failed", j.name)
+            continue
+        if run is not None:
+            runs.append(run)
+    return runs

@@ -1,0 +1,27 @@
+"""``manage.py scheduler``: run the due jobs every ``--interval`` seconds (``make run``, docker-compose)."""
+
+import time
+
+from django.core.management.base import BaseCommand
+
+from ...jobs import registered, run_due
+
+
+class Command(BaseCommand):
+    help = "Executa as tarefas agendadas vencidas (prazos da lei, fechamento de semanas), uma vez por período, mesmo com vários processos."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--interval", type=float, default=30.0, help="Segundos entre verificações.")
+        parser.add_argument("--once", action="store_true", help="Uma verificação só, e termina.")
+        parser.add_argument("--max-ticks", type=int, default=0, help="Termina após N verificações (0: sem limite).")
+
+    def handle(self, *args, interval=30.0, once=False, max_ticks=0, **options):
+        self.stdout.write("Tarefas: " + ", ".join(sorted(registered())))
+        ticks = 0
+        while True:
+            for run in run_due():
+                self.stdout.write(f"{run.job} [{run.slot}]: {run.summary}")
+            ticks += 1
+            if once or (max_ticks and ticks >= max_ticks):
+                return
+            time.sleep(interval)

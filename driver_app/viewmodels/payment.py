@@ -1,0 +1,161 @@
+"""The end of a trip: how the passenger pays (dinheiro, Pix, cartão), with the Pix QR code of the fare.
+
+The fare is the meter's total (Art. 43). The BR Code is built here, offline too, with ``taxilaw.pix`` on the
+key the authorization names (``pix_terms``, cached in ``pix_terms.json`` at login); the method goes to
+``payment_queue.json`` and is sent (``POST /api/rides/<id>/payment/``) once the central has recorded the trip
+(:meth:`PaymentViewModel.on_trip_confirmed`: a dispatched ride completed, a street or ponto trip given its
+number), since only a completed ride can be paid. A refusal is shown and the entry dropped; offline it waits.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Callable, Optional
+
+from taxilaw import pix
+from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX
+
+from ..clients import ApiError, NetworkError, PaymentsClient, RejectedError
+from ..formatting import brl
+from ..storage import JsonStore
+from .base import Observable
+
+TERMS_FILE = "pix_terms"
+QUEUE_FILE = "payment_queue"
+METHOD_TEXTS = {METHOD_CASH: "Dinheiro", METHOD_PIX: "Pix", METHOD_CARD: "Cartão"}
+
+
+class PaymentViewModel(Observable):
+    title = "Pagamento da corrida"
+
+    def __init__(self, store: JsonStore, payments: PaymentsClient, token: Callable[[], Optional[str]] = lambda: None):
+        super().__init__()
+        self.store = store
+        self.payments = payments
+        self.token = token
+        self.terms: dict[str, Any] = store.load(TERMS_FILE, {}) or {}
+        self.queue: list[dict[str, Any]] = list(store.load(QUEUE_FILE, []) or [])
+        self.fare: Optional[Decimal] = None
+        self.trip_id: Optional[str] = None
+        self.ride_id: Optional[int] = None
+        self.method: Optional[str] = None
+        self.pix_payload = ""
+        self.message = ""
+        self.numbered: dict[str, int] = {}  # trip_id -> ride number of the trips the central recorded
+
+    # -- terms ----------------------------------------------------------------------------------
+
+    def load_terms(self) -> None:
+        """Whose Pix key receives the fares (the authorization's term); the last answer is kept for offline."""
+        try:
+            self.terms = self.payments.pix_terms(self.token() or "") or {}
+        except (ApiError, ConnectionError, OSError):
+            return
+        self.store.save(TERMS_FILE, self.terms)
+        self.changed()
+
+    # -- the trip that ended --------------------------------------------------------------------
+
+    def begin(self, fare: Decimal, trip_id: str, ride_id: Optional[int] = None) -> None:
+        """A trip ended with this fare: ask how it is paid."""
+        self.fare, self.trip_id = Decimal(str(fare)), trip_id
+        self.ride_id = ride_id or self.numbered.get(trip_id)
+        self.method, self.pix_payload, self.message = None, "", ""
+        self.changed()
+
+    @property
+    def pending(self) -> bool:
+        """A trip ended and its payment is not chosen yet."""
+        return self.fare is not None and self.method is None
+
+    def choose(self, method: str, card_machine: str = "driver") -> None:
+        """Record the method (queued; sent when the ride has its number on the server); Pix shows the QR."""
+        if self.fare is None or method not in METHOD_TEXTS:
+            return
+        if method == METHOD_PIX:
+            if not self.terms.get("key"):
+                self.message = "Sem chave Pix cadastrada para receber esta corrida: escolha outra forma."
+                self.changed()
+                return
+            if self.fare <= 0:
+                self.message = "Corrida sem valor: não há Pix a cobrar."
+                self.changed()
+                return
+            txid = f"CORRIDA{self.ride_id}" if self.ride_id else pix.NO_TXID
+            self.pix_payload = pix.static_pix(self.terms["key"], self.terms.get("receiver", ""),
+                                              self.terms.get("city", "MURIAE"), self.fare, txid=txid)
+        self.method = method
+        self.queue.append({"trip_id": self.trip_id, "ride_id": self.ride_id, "method": method,
+                           "card_machine": card_machine, "recorded": self.trip_id in self.numbered})
+        self.store.save(QUEUE_FILE, self.queue)
+        self.message = ""
+        self.flush()
+        self.changed()
+
+    def on_trip_confirmed(self, trip: dict[str, Any], answer: Optional[dict[str, Any]]) -> None:
+        """The central recorded the trip: a street or ponto trip now has its ride number."""
+        ride_id = (answer or {}).get("ride_id") or trip.get("ride_id")
+        if not ride_id:
+            return
+        self.numbered = {**dict(list(self.numbered.items())[-49:]), trip.get("trip_id"): ride_id}
+        if self.trip_id == trip.get("trip_id") and not self.ride_id:
+            self.ride_id = ride_id
+        for entry in self.queue:
+            if entry["trip_id"] == trip.get("trip_id"):
+                entry["ride_id"], entry["recorded"] = entry.get("ride_id") or ride_id, True
+        self.store.save(QUEUE_FILE, self.queue)
+        self.flush()
+
+    def flush(self) -> int:
+        """Send every queued payment whose trip the central recorded; returns how many left the queue."""
+        sent = 0
+        for entry in list(self.queue):
+            if not (entry.get("ride_id") and entry.get("recorded")):
+                continue
+            try:
+                self.payments.record(self.token() or "", int(entry["ride_id"]), entry["method"],
+                                     entry.get("card_machine", "driver"))
+            except NetworkError:
+                break
+            except RejectedError as exc:
+                if exc.code != "payment_already_recorded":  # sent before, its answer lost: nothing to tell
+                    self.message = exc.message or exc.code
+            except ApiError:
+                break
+            self.queue.remove(entry)
+            sent += 1
+        self.store.save(QUEUE_FILE, self.queue)
+        if sent:
+            self.changed()
+        return sent
+
+    def done(self) -> None:
+        """Back to the meter: the payment screen closes."""
+        self.fare, self.method, self.pix_payload = None, None, ""
+        self.changed()
+
+    # -- display ---------------------------------------------------------------------------------
+
+    @property
+    def fare_text(self) -> str:
+        return brl(self.fare) if self.fare is not None else ""
+
+    @property
+    def method_text(self) -> str:
+        return f"Pagamento: {METHOD_TEXTS[self.method]}" if self.method else "Como o passageiro vai pagar?"
+
+    @property
+    def receiver_text(self) -> str:
+        if self.method != METHOD_PIX:
+            return ""
+        whose = " (permissionário)" if self.terms.get("receiver_is_holder") else ""
+        return f"Pix para {self.terms.get('receiver', '')}{whose}"
+
+    @property
+    def queue_text(self) -> str:
+        waiting = len(self.queue)
+        return f"{waiting} pagamento(s) aguardando envio à central" if waiting else ""
+
+    def qr_png(self) -> bytes:
+        """The QR code of the BR Code as PNG bytes (empty without a Pix)."""
+        return pix.qr_png(self.pix_payload, scale=6) if self.pix_payload else b""
