@@ -69,6 +69,9 @@ INSTALLED_APPS = [
     "backend.enforcement",
     "backend.statements",
     "backend.trips",
+    "backend.receipts",
+    "backend.ratings",
+    "backend.bookings",
     "backend.notices",
     "backend.scheduler",
     "backend.payments",
@@ -226,5 +229,7 @@ DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
 DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))
 # A serving process whose tick has not renewed its lease for this long is dead: its cabs go offline (dispatch.presence).
 DISPATCH_PROCESS_LEASE_SECONDS = float(os.environ.get("DISPATCH_PROCESS_LEASE_SECONDS", "5"))
+# The central's phone, shown to a passenger whose ride no cab took (empty: the page names no number).
+DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
 # Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "1"))

@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
+from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 admin.site.site_header = "DIMUTRAN · Táxis de Muriaé"
@@ -8,7 +8,7 @@ admin.site.site_title = "DIMUTRAN"
 admin.site.index_title = "Administração do serviço de táxis (Lei 1.242/1987)"
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),  # who goes where
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -28,5 +28,8 @@ urlpatterns = [
     path("api/", include("backend.payments.urls")),
     path("", include("backend.tariffs.report_urls")),
     path("", include("backend.statements.urls")),
+    path("", include("backend.receipts.urls")),
+    path("", include("backend.ratings.urls")),
+    path("", include("backend.bookings.urls")),
     path("", include("dispatch.web_urls")),
 ]

@@ -1,7 +1,9 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from backend.trips.admin import RideAdmin
 from backend.trips.models import Ride
+from zones.classify import Zone
 
 from .models import Cab, Offer
 
@@ -34,5 +36,12 @@ class OfferAdmin(admin.ModelAdmin):
 
 @admin.register(Cab)
 class CabAdmin(admin.ModelAdmin):
-    list_display = ("permit", "driver", "status", "online", "zone", "position_at")
+    list_display = ("permit", "driver", "status", "online", "zone_label", "position_at")
     list_filter = ("status", "online", "zone")
+
+    @admin.display(description=_("zona"), ordering="zone")
+    def zone_label(self, obj):
+        try:
+            return Zone(obj.zone).label
+        except ValueError:  # no position yet
+            return obj.zone or "—"

@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import events, memory, offering, positions, services
+from .bookings import dispatch_due
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -52,3 +53,4 @@ def tick(batch: dict) -> None:
     positions.flush(batch)
     services.expire_offers()
     services.tell_the_no_longer_allowed()
+    dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)

@@ -23,20 +23,20 @@ class Cab(models.Model):
     spatial-grid cell of the last position, indexed for the nearest-cab search.
     """
 
-    permit = models.OneToOneField(Permit, on_delete=models.CASCADE, related_name="cab")
-    driver = models.ForeignKey(Person, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    permit = models.OneToOneField(Permit, on_delete=models.CASCADE, related_name="cab", verbose_name=_("permissão"))
+    driver = models.ForeignKey(Person, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("motorista"))
     status = models.CharField(_("situação"), max_length=16, choices=CabStatus.choices, default=CabStatus.OFF_DUTY)
     online = models.BooleanField(_("conectado"), default=False)
-    lat = models.FloatField(null=True, blank=True)
-    lon = models.FloatField(null=True, blank=True)
-    cell = models.CharField(max_length=24, blank=True, db_index=True)
-    zone = models.CharField(max_length=12, blank=True)
-    position_at = models.DateTimeField(null=True, blank=True)
+    lat = models.FloatField(_("latitude"), null=True, blank=True)
+    lon = models.FloatField(_("longitude"), null=True, blank=True)
+    cell = models.CharField(_("célula da grade"), max_length=24, blank=True, db_index=True)
+    zone = models.CharField(_("zona"), max_length=12, blank=True)
+    position_at = models.DateTimeField(_("posição em"), null=True, blank=True)
     # The registry's facts about this driver on this permit (taxilaw.compliance.ComplianceFacts), kept so
     # that an offer asks the law core without reading the registry again. Database triggers (migration
     # 0003) clear them and bump ``facts_epoch`` on any write to a table they come from.
-    compliance_facts = models.JSONField(null=True, blank=True, editable=False)
-    facts_epoch = models.PositiveBigIntegerField(default=0, editable=False)
+    compliance_facts = models.JSONField(_("fatos do cadastro"), null=True, blank=True, editable=False)
+    facts_epoch = models.PositiveBigIntegerField(_("versão dos fatos"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("táxi em operação")
@@ -59,16 +59,16 @@ class OfferStatus(models.TextChoices):
 class Offer(models.Model):
     """One offer of a ride to one cab, with the audit of why that cab (candidates, distances, queue)."""
 
-    ride = models.ForeignKey("trips.Ride", on_delete=models.CASCADE, related_name="offers")
-    cab = models.ForeignKey(Cab, on_delete=models.CASCADE, related_name="offers")
-    driver = models.ForeignKey(Person, null=True, on_delete=models.SET_NULL, related_name="+")
-    status = models.CharField(max_length=10, choices=OfferStatus.choices, default=OfferStatus.PENDING)
-    created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    responded_at = models.DateTimeField(null=True, blank=True)
+    ride = models.ForeignKey("trips.Ride", on_delete=models.CASCADE, related_name="offers", verbose_name=_("corrida"))
+    cab = models.ForeignKey(Cab, on_delete=models.CASCADE, related_name="offers", verbose_name=_("táxi"))
+    driver = models.ForeignKey(Person, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("motorista"))
+    status = models.CharField(_("situação"), max_length=10, choices=OfferStatus.choices, default=OfferStatus.PENDING)
+    created_at = models.DateTimeField(_("criada em"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expira em"))
+    responded_at = models.DateTimeField(_("respondida em"), null=True, blank=True)
     reason = models.CharField(_("motivo da escolha"), max_length=255)
     candidates = models.JSONField(_("candidatos considerados"), default=list)
-    distance_m = models.FloatField(null=True, blank=True)
+    distance_m = models.FloatField(_("distância (m)"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("oferta")

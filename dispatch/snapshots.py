@@ -66,6 +66,8 @@ def ride(ride: Ride) -> dict:
         "accepted_at": _dt(ride.accepted_at),
         "completed_at": _dt(ride.completed_at),
         "cancelled_at": _dt(ride.cancelled_at),
+        "cancelled_by": ride.cancelled_by,  # the passenger page explains who cancelled and why
+        "cancel_reason": ride.cancel_reason,
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
         "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)

@@ -8,6 +8,7 @@ the events do not carry (the offer history of a ride, the rank queues).
 
 import re
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Count, Q
 from django.http import JsonResponse
@@ -28,7 +29,7 @@ def console(request):
 
 @never_cache
 def passenger(request):
-    return render(request, "dispatch/passenger.html", {"title": "Pedir um táxi"})
+    return render(request, "dispatch/passenger.html", {"title": "Pedir um táxi", "central_phone": settings.DISPATCH_CENTRAL_PHONE})
 
 
 @require_GET

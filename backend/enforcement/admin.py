@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from backend.api_errors import LawViolation
 
 from . import services
+from .display import ride_data_summary
 from .models import (
     Appeal,
     AutoDeInfracao,
@@ -219,4 +220,9 @@ class FinePaymentAdmin(admin.ModelAdmin):
 class ComplaintAdmin(admin.ModelAdmin):
     list_display = ("id", "passenger", "ride", "filed_at", "status", "triaged_on")
     list_filter = ("status",)
-    readonly_fields = ("passenger", "ride", "ride_data", "filed_at")
+    readonly_fields = ("passenger", "ride", "ride_summary", "filed_at")
+
+    @admin.display(description=_("dados da corrida"))
+    def ride_summary(self, obj):
+        """The ride's data as a reader wants it (the trace summarized), with the ride's receipt."""
+        return ride_data_summary(obj.ride_data, obj.ride)

@@ -82,7 +82,7 @@ class Complaint(models.Model):
     status = models.CharField(_("situação"), max_length=12, choices=Status.choices, default=Status.RECEIVED)
     triaged_on = models.DateField(_("triada em"), null=True, blank=True)
     triage_reasoning = models.TextField(_("fundamentação da triagem"), blank=True)
-    triaged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    triaged_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("triada por"))
 
     class Meta:
         verbose_name = _("reclamação de passageiro")
@@ -108,7 +108,7 @@ class AutoDeInfracao(models.Model):
     year = models.PositiveIntegerField(_("ano"))
     sequence = models.PositiveIntegerField(_("sequência"))
     origin = models.CharField(_("origem"), max_length=12, choices=Origin.choices)
-    complaint = models.OneToOneField(Complaint, null=True, blank=True, on_delete=models.PROTECT, related_name="auto")
+    complaint = models.OneToOneField(Complaint, null=True, blank=True, on_delete=models.PROTECT, related_name="auto", verbose_name=_("reclamação"))
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="autos", verbose_name=_("permissão"))
     person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="autos", verbose_name=_("infrator"))
     infractions = models.ManyToManyField(InfractionType, related_name="autos", verbose_name=_("infrações (Art. 58)"))
@@ -116,7 +116,7 @@ class AutoDeInfracao(models.Model):
     issued_on = models.DateField(_("lavrado em"))
     place = models.CharField(_("local"), max_length=200, blank=True)
     observation = models.TextField(_("descrição dos fatos"))
-    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("fiscal"))
     copy_delivered_on = models.DateField(_("cópia entregue ao infrator em (Art. 62)"), null=True, blank=True)
     recorded_on = models.DateField(_("registrado na ficha cadastral em (Art. 62, § único)"), null=True, blank=True)
     status = models.CharField(_("situação"), max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -138,7 +138,7 @@ class AutoDeInfracao(models.Model):
 class Defence(models.Model):
     """The infractor's written defence (Art. 63, §1)."""
 
-    auto = models.OneToOneField(AutoDeInfracao, on_delete=models.CASCADE, related_name="defence")
+    auto = models.OneToOneField(AutoDeInfracao, on_delete=models.CASCADE, related_name="defence", verbose_name=_("auto de infração"))
     text = models.TextField(_("defesa escrita"))
     filed_on = models.DateField(_("apresentada em"))
 
@@ -155,7 +155,7 @@ class PenaltyDecision(models.Model):
         ANNULLED = "annulled", _("anulada em recurso")
         NO_PENALTY = "no_penalty", _("auto insubsistente")
 
-    auto = models.OneToOneField(AutoDeInfracao, on_delete=models.CASCADE, related_name="decision")
+    auto = models.OneToOneField(AutoDeInfracao, on_delete=models.CASCADE, related_name="decision", verbose_name=_("auto de infração"))
     decided_on = models.DateField(_("decidido em"))
     reasoning = models.TextField(_("fundamentação"))
     involuntary = models.BooleanField(_("infração involuntária (Art. 56)"), default=False)
@@ -178,7 +178,7 @@ class PenaltyDecision(models.Model):
 class Penalty(models.Model):
     """One penalty for one infraction of the auto (Art. 54, a-d)."""
 
-    decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="penalties")
+    decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="penalties", verbose_name=_("decisão"))
     infraction = models.ForeignKey(InfractionType, on_delete=models.PROTECT, related_name="+", verbose_name=_("infração"))
     kind = models.CharField(_("penalidade"), max_length=12, choices=PENALTY_KINDS)
     base_amount = models.DecimalField(_("valor do grupo (Art. 55)"), null=True, blank=True, **MONEY)
@@ -188,8 +188,8 @@ class Penalty(models.Model):
     )
     starts_on = models.DateField(_("suspensão: início"), null=True, blank=True)
     ends_on = models.DateField(_("suspensão: fim"), null=True, blank=True)
-    suspension = models.OneToOneField(Suspension, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalty")
-    inquiry = models.ForeignKey(RevocationInquiry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    suspension = models.OneToOneField(Suspension, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalty", verbose_name=_("suspensão"))
+    inquiry = models.ForeignKey(RevocationInquiry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("inquérito administrativo"))
     annulled_on = models.DateField(_("anulada em"), null=True, blank=True)
 
     class Meta:
@@ -210,7 +210,7 @@ class Appeal(models.Model):
         GRANTED = "granted", _("provido: penalidade anulada")
         PARTIAL = "partial", _("provido em parte: penalidade reduzida")
 
-    decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="appeals")
+    decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="appeals", verbose_name=_("decisão"))
     instance = models.CharField(
         _("instância"), max_length=10, choices=[(i.value, i.label) for i in law.AppealInstance]
     )
@@ -273,7 +273,7 @@ class FinePayment(models.Model):
         PAYMENT = "payment", _("pagamento")
         DEPOSIT = "deposit", _("depósito prévio de recurso (Art. 63, §5)")
 
-    penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="payments")
+    penalty = models.ForeignKey(Penalty, on_delete=models.PROTECT, related_name="payments", verbose_name=_("penalidade"))
     kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices, default=Kind.PAYMENT)
     paid_on = models.DateField(_("pago em"))
     amount = models.DecimalField(_("valor"), **MONEY)

@@ -20,7 +20,8 @@ class Person(models.Model):
     """A permit holder or an auxiliary driver: an autonomous professional (Art. 1, III-IV)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="person"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="person",
+        verbose_name=_("usuário do sistema"),
     )
     full_name = models.CharField(_("nome completo"), max_length=160)
     cpf = models.CharField(_("CPF"), max_length=11, unique=True)
@@ -71,7 +72,7 @@ class Permit(models.Model):
         _("tolerância para a troca do veículo até (Art. 34, § único)"), null=True, blank=True)
     judicial_loss_final_on = models.DateField(
         _("trânsito em julgado da perda do veículo (Art. 11, § único)"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("registrada em"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("permissão")
@@ -98,7 +99,7 @@ class Alvara(models.Model):
         RENEWAL = "renewal", _("renovação")
         TRANSFER = "transfer", _("transferência")
 
-    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="alvaras")
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="alvaras", verbose_name=_("permissão"))
     kind = models.CharField(_("tipo"), max_length=10, choices=Kind.choices)
     issued_on = models.DateField(_("expedido em"))
     expires_on = models.DateField(_("válido até"))
@@ -120,13 +121,13 @@ class Renewal(models.Model):
         GRANTED = "granted", _("deferida")
         REFUSED = "refused", _("indeferida")
 
-    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="renewals")
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="renewals", verbose_name=_("permissão"))
     requested_on = models.DateField(_("requerida em"))
     timing = models.CharField(_("prazo"), max_length=10)
     late_fine_brl = models.DecimalField(_("multa por atraso (Art. 4, §2)"), max_digits=10, decimal_places=2, default=0)
     late_fine_paid_on = models.DateField(_("multa paga em"), null=True, blank=True)
     status = models.CharField(_("situação"), max_length=10, choices=Status.choices, default=Status.OPEN)
-    alvara = models.OneToOneField(Alvara, null=True, blank=True, on_delete=models.SET_NULL, related_name="renewal")
+    alvara = models.OneToOneField(Alvara, null=True, blank=True, on_delete=models.SET_NULL, related_name="renewal", verbose_name=_("alvará"))
 
     class Meta:
         verbose_name = _("renovação de alvará")
@@ -137,7 +138,7 @@ class Renewal(models.Model):
 class RenewalDocument(models.Model):
     """One item of Art. 5, I-V and its state."""
 
-    renewal = models.ForeignKey(Renewal, on_delete=models.CASCADE, related_name="documents")
+    renewal = models.ForeignKey(Renewal, on_delete=models.CASCADE, related_name="documents", verbose_name=_("renovação"))
     code = models.CharField(_("documento"), max_length=40)
     presented = models.BooleanField(_("apresentado"), default=False)
 
@@ -150,7 +151,7 @@ class RenewalDocument(models.Model):
 class Vehicle(models.Model):
     """A taxi (Art. 1, I; Art. 28-40); one in service per permit (Art. 1, III)."""
 
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="vehicles")
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="vehicles", verbose_name=_("permissão"))
     plate = models.CharField(_("placa"), max_length=7)
     renavam = models.CharField(_("RENAVAM"), max_length=11)
     make = models.CharField(_("marca"), max_length=40)
@@ -188,7 +189,7 @@ class Inspection(models.Model):
         PASSED = "passed", _("aprovado")
         FAILED = "failed", _("reprovado")
 
-    vehicle = models.ForeignKey(Vehicle, on_delete=models.CASCADE, related_name="inspections")
+    vehicle = models.ForeignKey(Vehicle, on_delete=models.CASCADE, related_name="inspections", verbose_name=_("veículo"))
     kind = models.CharField(_("tipo"), max_length=15, choices=Kind.choices, default=Kind.ANNUAL)
     inspected_on = models.DateField(_("data da vistoria"))
     result = models.CharField(_("resultado"), max_length=10, choices=Result.choices)
@@ -208,7 +209,7 @@ class Inspection(models.Model):
 class Cmt(models.Model):
     """The CMT (Carteira de Motorista de Táxi) the municipality issues (Art. 51)."""
 
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="cmts")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="cmts", verbose_name=_("motorista"))
     number = models.CharField(_("número"), max_length=20, unique=True)
     issued_on = models.DateField(_("emitida em"))
     expires_on = models.DateField(_("válida até"))
@@ -247,8 +248,8 @@ class Auxiliary(models.Model):
         "ctps_number": "ctps_number", "ctps_series": "ctps_series",
     }
 
-    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="auxiliaries")
-    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="auxiliary_roles")
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="auxiliaries", verbose_name=_("permissão"))
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="auxiliary_roles", verbose_name=_("pessoa"))
     authorized_on = models.DateField(_("autorizado em"))
     status = models.CharField(_("situação"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     cancelled_on = models.DateField(_("cancelado em"), null=True, blank=True)
@@ -317,7 +318,7 @@ class Auxiliary(models.Model):
 class SocialSecurityProof(models.Model):
     """The quarterly proof of social-security contribution (Art. 1, §5)."""
 
-    auxiliary = models.ForeignKey(Auxiliary, on_delete=models.CASCADE, related_name="social_security_proofs")
+    auxiliary = models.ForeignKey(Auxiliary, on_delete=models.CASCADE, related_name="social_security_proofs", verbose_name=_("auxiliar"))
     quarter_end = models.DateField(_("fim do trimestre"))
     presented_on = models.DateField(_("apresentado em"))
 
@@ -335,9 +336,9 @@ class Transfer(models.Model):
         AWAITING_FEE = "awaiting_fee", _("aguardando pagamento da taxa (Art. 6, §5)")
         COMPLETED = "completed", _("concluída")
 
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="transfers")
-    cedent = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="transfers_out")
-    transferee = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="transfers_in")
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="transfers", verbose_name=_("permissão"))
+    cedent = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="transfers_out", verbose_name=_("cedente"))
+    transferee = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="transfers_in", verbose_name=_("cessionário"))
     kind = models.CharField(_("hipótese (Art. 6)"), max_length=20)
     beneficiary = models.CharField(_("beneficiário (Art. 6, II)"), max_length=20, blank=True)
     requested_on = models.DateField(_("requerida em"))
@@ -362,7 +363,7 @@ class RevocationInquiry(models.Model):
         REVOKED = "revoked", _("permissão revogada")
         DISMISSED = "dismissed", _("arquivado")
 
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="inquiries")
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="inquiries", verbose_name=_("permissão"))
     ground = models.CharField(_("fundamento (Art. 9)"), max_length=20, choices=[(g.value, g.label) for g in RevocationGround])
     facts = models.TextField(_("fatos"))
     opened_on = models.DateField(_("instaurado em"))
@@ -382,7 +383,7 @@ class RevocationInquiry(models.Model):
 class Suspension(models.Model):
     """A suspension of the permit (Art. 54, b): no service while it runs."""
 
-    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="suspensions")
+    permit = models.ForeignKey(Permit, on_delete=models.CASCADE, related_name="suspensions", verbose_name=_("permissão"))
     starts_on = models.DateField(_("início"))
     ends_on = models.DateField(_("fim"))
     reason = models.CharField(_("motivo"), max_length=255)

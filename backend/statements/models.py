@@ -103,7 +103,7 @@ class WeeklyStatement(WrittenOnce, models.Model):
     ctps_number = models.CharField(_("número da CTPS (Art. 1, §6)"), max_length=20, blank=True)
     ctps_series = models.CharField(_("série da CTPS (Art. 1, §6)"), max_length=10, blank=True)
     rides = models.PositiveIntegerField(_("corridas"))
-    closure = models.ForeignKey(WeekClosure, null=True, blank=True, on_delete=models.PROTECT, related_name="statement_rows")
+    closure = models.ForeignKey(WeekClosure, null=True, blank=True, on_delete=models.PROTECT, related_name="statement_rows", verbose_name=_("fechamento semanal"))
     closed_at = models.DateTimeField(_("fechado em"), null=True, blank=True)
 
     class Meta:

@@ -144,7 +144,7 @@ class TariffStudyItem(models.Model):
         KM = "km", _("por km")
 
     study = models.ForeignKey(TariffStudy, on_delete=models.CASCADE, related_name="items", verbose_name=_("estudo"))
-    item = models.CharField(_("item"), max_length=1, choices=[(k, f"{k}) {v}") for k, v in study_law.COST_ITEMS.items()])
+    item = models.CharField(_("item de custo"), max_length=1, choices=[(k, f"{k}) {v}") for k, v in study_law.COST_ITEMS.items()])
     amount = models.DecimalField(_("valor (R$)"), max_digits=12, decimal_places=4)
     basis = models.CharField(_("base"), max_length=5, choices=Basis.choices, default=Basis.MONTH)
     note = models.CharField(_("observação"), max_length=255, blank=True)

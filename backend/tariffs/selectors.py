@@ -8,7 +8,9 @@ from decimal import Decimal
 from django.utils import timezone
 
 from backend.parameters.selectors import current_parameters, municipal_holidays, years_around
+from taxilaw import estimate as estimate_law
 from taxilaw import flags as flag_law
+from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
 
@@ -65,6 +67,20 @@ def compare_tolerance(on: date) -> Decimal:
         return Decimal(str(current_parameters().as_of("meter_compare_tolerance_brl", on)))
     except LookupError:
         return DEFAULT_COMPARE_TOLERANCE
+
+
+def fare_estimate(origin: tuple[float, float], destination: tuple[float, float], at: datetime | None = None):
+    """The range of fares for a ride asked for at ``at`` (default now): tariff in force, flag of that instant,
+    detour factors in force (Art. 43, Art. 45; :mod:`taxilaw.estimate`); raises ``NoTariffInForce``."""
+    at = at or timezone.now()
+    day = _day(at)
+    table = current_parameters()
+    return estimate_law.estimate_fare(
+        tariff_in_force(day), at, origin, destination,
+        detour=estimate_law.detour_from_table(table, day),
+        municipal_holidays=municipal_holidays(years_around(day)),
+        fraction=meter_law.meter_params_from_table(table, day).fraction,
+    )
 
 
 def meter_config(on: date) -> dict:

@@ -10,6 +10,7 @@ router.register("correction-tables", views.CorrectionTableViewSet, basename="cor
 router.register("tariff-studies", views.TariffStudyViewSet, basename="tariff-study")
 
 urlpatterns = [
+    path("fare-estimate/", views.FareEstimateView.as_view(), name="fare-estimate"),
     path("meter/recompute/", views.MeterRecomputeView.as_view(), name="meter-recompute"),
     *router.urls,
 ]

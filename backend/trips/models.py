@@ -17,8 +17,8 @@ class Passenger(models.Model):
 
     name = models.CharField(_("nome"), max_length=120)
     phone = models.CharField(_("telefone"), max_length=20, db_index=True)
-    token = models.CharField(max_length=64, unique=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    token = models.CharField(_("token de acesso"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("cadastrado em"), auto_now_add=True)
     # Set when the passenger's data was erased (on request or after ``retention_passenger_days``; LGPD).
     anonymised_at = models.DateTimeField(_("dados apagados em"), null=True, blank=True)
 
@@ -40,7 +40,7 @@ class RideStatus(models.TextChoices):
     REQUESTED = "requested", _("solicitada")
     OFFERED = "offered", _("oferecida")
     ACCEPTED = "accepted", _("aceita")
-    ARRIVING = "arriving", _("táxi a caminho")
+    ARRIVING = "arriving", _("o táxi chegou")  # the driver tapped "Cheguei" (ride_arriving)
     ON_BOARD = "on_board", _("passageiro a bordo")
     COMPLETED = "completed", _("concluída")
     CANCELLED = "cancelled", _("cancelada")
@@ -53,43 +53,43 @@ OPEN_RIDE_STATUSES = (RideStatus.REQUESTED, RideStatus.OFFERED, *ACTIVE_RIDE_STA
 class Ride(models.Model):
     """A ride request and its life; each transition is timestamped and bumps ``version``."""
 
-    passenger = models.ForeignKey(Passenger, null=True, blank=True, on_delete=models.PROTECT, related_name="rides")
+    passenger = models.ForeignKey(Passenger, null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("passageiro"))
     caller_name = models.CharField(_("nome de quem ligou"), max_length=120, blank=True)
     caller_phone = models.CharField(_("telefone de quem ligou"), max_length=20, blank=True)
     created_by = models.CharField(_("origem"), max_length=16, default="passenger")  # passenger | operator
-    pickup_lat = models.FloatField()
-    pickup_lon = models.FloatField()
+    pickup_lat = models.FloatField(_("latitude do embarque"))
+    pickup_lon = models.FloatField(_("longitude do embarque"))
     pickup_address = models.CharField(_("endereço de embarque"), max_length=200, blank=True)
-    destination_lat = models.FloatField(null=True, blank=True)
-    destination_lon = models.FloatField(null=True, blank=True)
+    destination_lat = models.FloatField(_("latitude do destino"), null=True, blank=True)
+    destination_lon = models.FloatField(_("longitude do destino"), null=True, blank=True)
     destination_address = models.CharField(_("destino"), max_length=200, blank=True)
     status = models.CharField(_("situação"), max_length=12, choices=RideStatus.choices, default=RideStatus.REQUESTED)
-    version = models.PositiveIntegerField(default=1)
-    cab = models.ForeignKey("dispatch.Cab", null=True, blank=True, on_delete=models.PROTECT, related_name="rides")
-    permit = models.ForeignKey(Permit, null=True, blank=True, on_delete=models.PROTECT, related_name="rides")
-    driver = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT, related_name="rides_driven")
+    version = models.PositiveIntegerField(_("versão"), default=1)
+    cab = models.ForeignKey("dispatch.Cab", null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("táxi"))
+    permit = models.ForeignKey(Permit, null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("permissão"))
+    driver = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT, related_name="rides_driven", verbose_name=_("motorista"))
     escalated = models.BooleanField(_("sem táxi: encaminhada ao operador"), default=False)
-    requested_at = models.DateTimeField(auto_now_add=True)
-    offered_at = models.DateTimeField(null=True, blank=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
-    arriving_at = models.DateTimeField(null=True, blank=True)
-    on_board_at = models.DateTimeField(null=True, blank=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancelled_by = models.CharField(max_length=16, blank=True)
-    cancel_reason = models.CharField(max_length=255, blank=True)
+    requested_at = models.DateTimeField(_("pedida em"), auto_now_add=True)
+    offered_at = models.DateTimeField(_("oferecida em"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("aceita em"), null=True, blank=True)
+    arriving_at = models.DateTimeField(_("táxi chegou em"), null=True, blank=True)
+    on_board_at = models.DateTimeField(_("embarque em"), null=True, blank=True)
+    completed_at = models.DateTimeField(_("concluída em"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelada em"), null=True, blank=True)
+    cancelled_by = models.CharField(_("cancelada por"), max_length=16, blank=True)
+    cancel_reason = models.CharField(_("motivo do cancelamento"), max_length=255, blank=True)
     # Art. 43: the fare is what the meter shows at the end; the server's recomputation is kept beside it.
     fare = models.DecimalField(_("tarifa (Art. 43)"), max_digits=10, decimal_places=2, null=True, blank=True)
-    server_total = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    meter_disagreement = models.BooleanField(default=False)
+    server_total = models.DecimalField(_("recálculo do servidor"), max_digits=10, decimal_places=2, null=True, blank=True)
+    meter_disagreement = models.BooleanField(_("divergência do taxímetro"), default=False)
     # A total beyond the dated bound of the server's figure waits for DIMUTRAN (taxilaw.meter.fare_hold): no statement
     # counts it until released.
     fare_held = models.BooleanField(_("tarifa retida para conferência"), default=False)
     fare_released_at = models.DateTimeField(_("tarifa liberada em"), null=True, blank=True)
     fare_released_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                          related_name="+", verbose_name=_("liberada por"))
-    distance_m = models.FloatField(null=True, blank=True)
-    trace = models.JSONField(default=list, blank=True)
+    distance_m = models.FloatField(_("distância (m)"), null=True, blank=True)
+    trace = models.JSONField(_("trajeto (GPS)"), default=list, blank=True)
     # Art. 32: the CVI and the CMT the passenger was shown, recorded when the cab accepted (for complaints and audit).
     credentials = models.JSONField(_("CVI e CMT apresentados (Art. 32)"), default=dict, blank=True)
 
@@ -109,6 +109,8 @@ class Ride(models.Model):
         ]
         indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"])]
 
+    def __str__(self):
+        return _("Corrida nº %(id)s") % {"id": self.pk}
 
 class DriverCancellation(models.Model):
     """A driver gave up an accepted ride before boarding, with a reason (Art. 1, X; Art. 9, VII: ``taxilaw.cancellation``).

@@ -7,11 +7,13 @@ the Redis channel layer, so several processes can share the work.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -105,3 +107,41 @@ def platform(tmp_path_factory):
         yield p
     finally:
         p.stop()
+
+
+# --- shared by the browser tests ------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+class Drivers:
+    """An asyncio loop in a background thread: the driver websockets live there."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="drivers", daemon=True)
+        self.thread.start()
+
+    def run(self, coro, timeout: float = 20):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def drivers():
+    d = Drivers()
+    yield d
+    d.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()

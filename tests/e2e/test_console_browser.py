@@ -8,20 +8,17 @@ Playwright's sync API cannot run inside an asyncio loop.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from .client import driver, free_at
+from .conftest import CHROMIUM
 
 pytestmark = pytest.mark.e2e
-
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
 TICK = 0.8  # positions reach the database and the operators in ~1 s batches
 
@@ -30,37 +27,6 @@ assert shutil.which(CHROMIUM), "Debian's chromium is needed: apt-get install -y 
 from playwright import sync_api  # noqa: E402
 
 expect = sync_api.expect
-
-
-class Drivers:
-    """An asyncio loop in a background thread: the driver websockets live there."""
-
-    def __init__(self):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="drivers", daemon=True)
-        self.thread.start()
-
-    def run(self, coro, timeout: float = 20):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def stop(self):
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def drivers():
-    d = Drivers()
-    yield d
-    d.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield b
-        b.close()
 
 
 def _console(browser, platform):
@@ -214,7 +180,7 @@ def test_passenger_signs_up_requests_and_sees_the_cvi_and_cmt(platform, browser,
         drivers.run(d.send(type="position", lat=lat - 0.001, lon=lon + 0.0005))
         expect(page.locator("path.my-cab")).to_have_count(1, timeout=10000)
         drivers.run(d.send(type="ride_arriving", ride_id=offer["ride_id"]))
-        expect(page.locator("#ride-status")).to_have_text("táxi a caminho", timeout=10000)
+        expect(page.locator("#ride-status")).to_have_text("o táxi chegou", timeout=10000)  # the driver tapped "Cheguei"
 
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "passenger.png"))

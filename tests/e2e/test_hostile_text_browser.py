@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from .client import driver, free_at
-from .test_console_browser import Drivers
+from .conftest import Drivers
 
 pytestmark = pytest.mark.e2e
 

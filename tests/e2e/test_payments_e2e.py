@@ -30,8 +30,7 @@ from taxilaw.flags import MURIAE_TZ
 from taxilaw.split import split_gross, week_start
 
 from .client import driver, free_at, operator
-from .conftest import ROOT
-from .test_console_browser import Drivers
+from .conftest import ROOT, Drivers
 from .test_dispatch_flow import trace_around
 from .test_driver_app_e2e import api_get
 from .test_street_trip import recomputed

@@ -43,19 +43,26 @@ def cab(n: int, today):
     return {"token": Token.objects.create(user=user).key, "permit_id": permit.pk, "permit": permit.number, "person_id": person.pk}
 
 
+def session_of(user) -> SessionStore:
+    session = SessionStore()
+    session.update({"_auth_user_id": str(user.pk), "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                    "_auth_user_hash": user.get_session_auth_hash()})
+    session.create()
+    return session
+
+
 def main():
     today = timezone.localdate()
     cabs = [cab(n, today) for n in range(1, int(os.environ.get("E2E_CABS", "4")) + 1)]
     rank = create_rank(name="Praça Cel. Pacheco de Medeiros", lat=CENTRE[0], lon=CENTRE[1], category="livre")
     staff = get_user_model().objects.create_user("operador", password="operador123", is_staff=True)
-    session = SessionStore()
-    session.update({"_auth_user_id": str(staff.pk), "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                    "_auth_user_hash": staff.get_session_auth_hash()})
-    session.create()
+    session = session_of(staff)
+    superuser = get_user_model().objects.create_superuser("dimutran-e2e", password="dimutran123")
     passenger = Passenger.objects.create(name="Ana Passageira", phone="32999991234")
     other = Passenger.objects.create(name="Outro Passageiro", phone="32999995678")
     print(json.dumps({
         "cabs": cabs, "rank_id": rank.pk, "centre": CENTRE, "operator": {"session": session.session_key, "token": Token.objects.create(user=staff).key},
+        "admin": {"session": session_of(superuser).session_key},
         "passenger_token": passenger.token, "other_passenger_token": other.token,
     }))
 

@@ -10,7 +10,9 @@ from rest_framework import serializers
 from backend.api.fields import AwareDateTimeField
 from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
+from taxilaw.geodesy import distance_m
 from taxilaw.tariff_study import COST_ITEMS
+from zones.classify import Zone, default_classifier
 
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
@@ -145,3 +147,27 @@ def tariff_payload(tariff: law.Tariff | None) -> dict | None:
     data["display"] = {name: brl(getattr(tariff, name)) for name in ("bandeirada", "price_km_b1", "price_km_b2", "price_hour_waiting")}
     data["review_due_on"] = law.review_due_on(tariff).isoformat()
     return data
+
+
+class PointSerializer(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lon = serializers.FloatField(min_value=-180, max_value=180)
+
+
+MAX_ESTIMATE_M = 100_000  # beyond this no taxi ride of the municipality is meant (and no estimate is worth giving)
+
+
+class FareEstimateSerializer(serializers.Serializer):
+    """``origin`` inside the municipality (a Muriaé taxi picks up in Muriaé), ``destination`` within 100 km."""
+
+    origin = PointSerializer()
+    destination = PointSerializer()
+    at = AwareDateTimeField(required=False)
+
+    def validate(self, data):
+        o, d = data["origin"], data["destination"]
+        if default_classifier().classify(o["lon"], o["lat"]) == Zone.OUTSIDE:
+            raise serializers.ValidationError({"origin": _("O embarque precisa ser no município de Muriaé.")})
+        if distance_m(o["lat"], o["lon"], d["lat"], d["lon"]) > MAX_ESTIMATE_M:
+            raise serializers.ValidationError({"destination": _("Destino a mais de 100 km: não há estimativa.")})
+        return data

@@ -10,8 +10,9 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from backend.api.fields import AwareDateTimeField
@@ -153,3 +154,34 @@ class MeterRecomputeView(APIView):
             "reading": reading,
             "decision": decision_payload(result.decision),
         }, status=status.HTTP_200_OK)
+
+
+class EstimateThrottle(AnonRateThrottle):
+    rate = "120/hour"
+
+
+class FareEstimateView(APIView):
+    """POST ``{origin: {lat, lon}, destination: {lat, lon}, at?}``: the range of fares before asking (Art. 43, Art. 45).
+
+    Public (the passenger page asks it before anyone signs up); the fare itself is the meter's."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []
+    throttle_classes = [EstimateThrottle]
+    parser_classes = [JSONParser]
+
+    @extend_schema(request=s.FareEstimateSerializer, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request):
+        serializer = s.FareEstimateSerializer(data=request.data if isinstance(request.data, dict) else {})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        o, d = data["origin"], data["destination"]
+        try:
+            estimate = selectors.fare_estimate((o["lat"], o["lon"]), (d["lat"], d["lon"]), data.get("at"))
+        except law.NoTariffInForce:
+            raise ValidationError({"detail": _("Nenhuma tarifa decretada está em vigor agora.")}) from None
+        body = estimate.to_dict()
+        body["flag_label"] = str(_(body["flag_label"]))
+        body["low_display"], body["high_display"] = brl(estimate.low), brl(estimate.high)
+        body["notice"] = str(_("Estimativa: o valor da corrida é o que o taxímetro mostrar no fim (Art. 43)."))
+        return Response(body)

@@ -9,7 +9,7 @@
 
   var CAB_STATUS = { livre: "livre", a_caminho: "a caminho", ocupado: "ocupado", fora_de_servico: "fora de serviço" };
   var RIDE_STATUS = {
-    requested: "solicitada", offered: "oferecida a um táxi", accepted: "aceita", arriving: "táxi a caminho",
+    requested: "solicitada", offered: "oferecida a um táxi", accepted: "aceita", arriving: "o táxi chegou",
     on_board: "passageiro a bordo", completed: "concluída", cancelled: "cancelada"
   };
   var OFFER_STATUS = { pending: "aguardando resposta", accepted: "aceita", declined: "recusada", expired: "expirada", withdrawn: "retirada" };
@@ -61,8 +61,10 @@
     });
   }
 
-  /** The base map: a plain background, the municipal boundary, the central zone and the ranks (with queues). */
-  function baseMap(id) {
+  /** The base map: a plain background, the municipal boundary, the central zone and the ranks (with queues).
+      ``options.fit``: "boundary" fits the whole municipality (the console), else the central zone. */
+  function baseMap(id, options) {
+    var fit = (options && options.fit) || "zone";
     var map = L.map(id, { zoomControl: true, attributionControl: true, minZoom: 9, maxZoom: 19 }).setView([-21.1311, -42.3676], 14);
     map.attributionControl.setPrefix("Leaflet").addAttribution("Ruas: PAIRDI (MIT), provável origem IBGE · Nomes: CEP Aberto (ODbL) · Limite: IBGE · Zona central e pontos: DIMUTRAN");
     var layers = { boundary: null, zone: null, streets: null, ranks: L.layerGroup().addTo(map), rankMarkers: {}, highlight: L.layerGroup().addTo(map) };
@@ -71,11 +73,12 @@
     streetsLayer(map, layers);
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
       layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
+      if (fit === "boundary" && !map.taxiFitted && layers.boundary.getBounds().isValid()) map.fitBounds(layers.boundary.getBounds(), { padding: [8, 8] });
     }).catch(function () { notice("Não foi possível carregar o limite do município.", "error"); });
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
       var b = layers.zone.getBounds();
-      if (b.isValid()) map.fitBounds(b.pad(0.15));
+      if (fit === "zone" && b.isValid()) map.fitBounds(b.pad(0.15));
     }).catch(function () {});
     function loadRanks() {
       Promise.all([fetchJSON("/api/geo/ranks.geojson"), fetchJSON("/pontos/filas.json").catch(function () { return { queues: {} }; })]).then(function (res) {

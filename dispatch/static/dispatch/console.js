@@ -1,12 +1,59 @@
-/* Operators' console (/central/): live cabs, open rides with their offers, phone rides, manual assignment, cancel, broadcast. */
+/* Operators' console (/central/): live cabs, open rides with their offers, phone rides and bookings, manual assignment,
+   cancel, broadcast; built for a whole shift: the map fills the screen, an escalation rings and stays highlighted until
+   handled, filters, and a log that keeps every notice. */
 (function () {
   "use strict";
   var T = window.Taxi, el = T.el;
   var OPEN = ["requested", "offered", "accepted", "arriving", "on_board"];
   var WAITING = ["requested", "offered"];
-  var state = { cabs: {}, rides: {}, offers: {}, phones: {}, cabMarkers: {}, rideMarkers: {}, lastResync: 0, unknownAsked: {} };
+  var BUSY = ["ocupado", "a_caminho"];
+  var STALE_MS = 180000; // a cab with no position for 3 minutes has left (its connection died without a word)
+  var state = { cabs: {}, rides: {}, offers: {}, phones: {}, cabMarkers: {}, rideMarkers: {}, lastResync: 0, unknownAsked: {}, seenAt: {}, ranks: [], alerted: {} };
 
-  var base = T.baseMap("map"), map = base.map;
+  var base = T.baseMap("map", { fit: "boundary" }), map = base.map;
+  var filters = { state: document.getElementById("filter-state"), zone: document.getElementById("filter-zone"), rank: document.getElementById("filter-rank") };
+
+  // --- every notice is kept in the log (the banner vanishes after a few seconds) ---------------
+  function notify(text, kind) {
+    T.notice(text, kind);
+    var log = document.getElementById("log");
+    log.insertBefore(el("li", { class: "log-" + (kind || "info") }, [el("time", { text: T.fmtTime(new Date().toISOString()) }), " " + text]), log.firstChild);
+    while (log.children.length > 500) log.removeChild(log.lastChild);
+    document.getElementById("log-count").textContent = log.children.length;
+  }
+  // --- an escalation rings (WebAudio; browsers allow it after the operator's first click) --------
+  var audio = null;
+  document.addEventListener("pointerdown", function () { if (!audio && window.AudioContext) audio = new AudioContext(); }, { once: true });
+  function ring() {
+    if (!audio) return;
+    [0, 0.35].forEach(function (at) {
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = 880; g.gain.value = 0.15;
+      o.connect(g); g.connect(audio.destination);
+      o.start(audio.currentTime + at); o.stop(audio.currentTime + at + 0.2);
+    });
+  }
+  function needsOperator(ride) { return ride.escalated && ride.status === "requested"; }
+  function nearRank(point) {
+    var id = filters.rank.value, rank = id && state.ranks.filter(function (r) { return String(r.id) === id; })[0];
+    return !rank || (point && point.lat != null && distanceM(point, rank) <= 500);
+  }
+  function cabShown(cab) { return (!filters.zone.value || cab.zone === filters.zone.value) && nearRank(cab); }
+  function rideShown(ride) {
+    var f = filters.state.value;
+    if (f === "escalated" && !needsOperator(ride)) return false;
+    if (f === "waiting" && WAITING.indexOf(ride.status) < 0) return false;
+    if (f === "active" && WAITING.indexOf(ride.status) >= 0) return false;
+    return nearRank(ride.pickup);
+  }
+  Object.keys(filters).forEach(function (k) { filters[k].addEventListener("change", function () {
+    Object.keys(state.cabs).forEach(function (id) { drawCab(state.cabs[id]); });
+    renderCabTable(); renderRides();
+  }); });
+  T.fetchJSON("/api/geo/ranks.geojson").then(function (data) {
+    state.ranks = (data.features || []).map(function (f) { return { id: f.properties.id, name: f.properties.name, lat: f.geometry.coordinates[1], lon: f.geometry.coordinates[0] }; });
+    state.ranks.forEach(function (r) { filters.rank.appendChild(el("option", { value: String(r.id), text: r.name })); });
+  }).catch(function () {});
   var cabLayer = L.layerGroup().addTo(map), rideLayer = L.layerGroup().addTo(map);
   var draft = null;
 
@@ -17,6 +64,7 @@
     draft = L.circleMarker([lat, lon], { radius: 10, color: "#7c3aed", weight: 3, fillColor: "#c4b5fd", fillOpacity: 0.7, dashArray: "3 3", className: "draft-marker" })
       .bindTooltip(T.tip("Novo embarque")).addTo(rideLayer);
   }
+  var dLatIn = document.getElementById("destination-lat"), dLonIn = document.getElementById("destination-lon");
   var addressIn = document.getElementById("pickup-address");
   var typedAddress = false; // the operator wrote the address: a reverse lookup does not overwrite it
   addressIn.addEventListener("input", function () { typedAddress = !!addressIn.value.trim(); });
@@ -24,13 +72,21 @@
     latIn.value = lat.toFixed(6);
     lonIn.value = lon.toFixed(6);
     setDraft(lat, lon);
+    estimate();
     if (address) { addressIn.value = address; typedAddress = false; return; }
     T.reverseLookup(lat, lon).then(function (body) {
-      if (body.error) { T.notice(body.error, "error"); return; }
+      if (body.error) { notify(body.error, "error"); return; }
       if (!typedAddress && body.address) addressIn.value = body.address;
     }).catch(function () {});
   }
-  map.on("click", function (e) { placePickup(e.latlng.lat, e.latlng.lng, ""); addressIn.focus(); });
+  map.on("click", function (e) {
+    if (e.originalEvent && e.originalEvent.shiftKey) {  // Shift-click: the destination (for the fare estimate)
+      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
+      estimate();
+    } else {
+      placePickup(e.latlng.lat, e.latlng.lng, ""); addressIn.focus();
+    }
+  });
 
   // --- the address as the operator types it: suggestions, the street outlined, the map centred on it --
   var searchIn = document.getElementById("pickup-search");
@@ -38,7 +94,7 @@
     searchIn.value = s.label;
     T.showStreet(base, s.geometry);
     placePickup(s.lat, s.lon, s.label);
-    T.notice("Clique sobre " + s.name + " no ponto exato do embarque, se for outro.", "info");
+    notify("Clique sobre " + s.name + " no ponto exato do embarque, se for outro.", "info");
   });
 
   // --- a known caller: their names and recent pickups ----------------------------------------------
@@ -63,12 +119,59 @@
       if (!nameIn.value && body.names.length) nameIn.value = body.names[0];
     }).catch(function () {});
   });
-  [latIn, lonIn].forEach(function (input) {
+  [latIn, lonIn, dLatIn, dLonIn].forEach(function (input) {
     input.addEventListener("change", function () {
       var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
       if (isFinite(lat) && isFinite(lon)) setDraft(lat, lon);
+      estimate();
     });
   });
+  function draftPoints() {
+    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value), dlat = T.parseCoord(dLatIn.value), dlon = T.parseCoord(dLonIn.value);
+    return { pickup: isFinite(lat) && isFinite(lon) ? { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } : null,
+             destination: isFinite(dlat) && isFinite(dlon) ? { lat: dlat, lon: dlon } : null };
+  }
+  var estimateSeq = 0;
+  function estimate() {
+    var pts = draftPoints(), box = document.getElementById("estimate"), seq = ++estimateSeq;
+    if (!pts.pickup || !pts.destination) { box.hidden = true; return; }
+    post("/api/fare-estimate/", { origin: pts.pickup, destination: pts.destination }).then(function (res) {
+      if (seq !== estimateSeq) return;
+      box.hidden = false;
+      box.className = "estimate" + (res.ok ? "" : " error");
+      box.textContent = res.ok ? "Estimativa: " + res.body.low_display + " a " + res.body.high_display + " (Bandeira " + (res.body.flag === 2 ? "II" : "I") + ", " + res.body.flag_label + ")" : problem(res);
+    });
+  }
+  function csrf() { var i = document.querySelector("input[name=csrfmiddlewaretoken]"); return i ? i.value : ""; }
+  function post(url, body) {
+    return fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body) })
+      .then(function (r) { return r.json().catch(function () { return {}; }).then(function (b) { return { ok: r.ok, status: r.status, body: b }; }); });
+  }
+  function problem(res) {
+    var b = res.body || {}, parts = [];
+    (b.reasons || []).forEach(function (r) { parts.push(r.message); });
+    Object.keys(b).forEach(function (k) { if (k !== "reasons" && k !== "code" && k !== "articles") parts.push([].concat(b[k]).map(function (v) { return typeof v === "string" ? v : JSON.stringify(v); }).join(" ")); });
+    return parts.join(" ") || "Não foi possível concluir.";
+  }
+
+  // --- bookings (REST: /api/bookings/) ------------------------------------------------------------
+  function loadBookings() {
+    T.fetchJSON("/api/bookings/").then(function (data) {
+      var list = document.getElementById("booking-list"), rows = data.bookings || [];
+      list.textContent = "";
+      document.getElementById("booking-count").textContent = rows.length;
+      if (!rows.length) list.appendChild(el("li", { class: "empty", text: "Nenhum agendamento pendente." }));
+      rows.forEach(function (b) {
+        list.appendChild(el("li", { class: "ride booking", "data-booking": String(b.id) }, [
+          el("strong", { text: b.pickup_at_display }), " · " + (b.passenger || "—") + (b.phone ? " · " + T.fmtPhone(b.phone) : ""),
+          el("p", { class: "meta", text: (b.pickup.address || T.fmtCoord(b.pickup.lat) + "; " + T.fmtCoord(b.pickup.lon)) +
+            (b.destination && b.destination.address ? " → " + b.destination.address : "") + " · despacho a partir de " + T.fmtTime(b.dispatch_at) })
+        ]));
+      });
+    }).catch(function () {});
+  }
+  loadBookings();
+  setInterval(loadBookings, 30000);
 
   // --- cabs -----------------------------------------------------------------------------------------
   function cabLabel(cab) {
@@ -76,7 +179,7 @@
   }
   function drawCab(cab) {
     var marker = state.cabMarkers[cab.id];
-    if (!cab.online || cab.lat == null || cab.lon == null) {
+    if (!cab.online || cab.lat == null || cab.lon == null || !cabShown(cab)) {
       if (marker) { cabLayer.removeLayer(marker); delete state.cabMarkers[cab.id]; }
       return;
     }
@@ -93,7 +196,7 @@
   }
   function renderCabTable() {
     var body = document.getElementById("cab-rows");
-    var cabs = Object.keys(state.cabs).map(function (k) { return state.cabs[k]; }).filter(function (c) { return c.online; })
+    var cabs = Object.keys(state.cabs).map(function (k) { return state.cabs[k]; }).filter(function (c) { return c.online && cabShown(c); })
       .sort(function (a, b) { return String(a.permit).localeCompare(String(b.permit), "pt-BR"); });
     document.getElementById("cab-count").textContent = cabs.length;
     body.textContent = "";
@@ -110,7 +213,7 @@
     var old = state.cabs[cab.id] || {};
     var merged = Object.assign({}, old, cab);
     if (cab.lat == null && old.lat != null) { merged.lat = old.lat; merged.lon = old.lon; merged.zone = old.zone; }
-    if (!merged.online) { delete state.cabs[cab.id]; } else { state.cabs[cab.id] = merged; }
+    if (!merged.online) { delete state.cabs[cab.id]; } else { state.cabs[cab.id] = merged; state.seenAt[cab.id] = Date.now(); }
     drawCab(merged);
   }
 
@@ -153,18 +256,23 @@
     (state.offers[ride.id] || ride.offers || []).forEach(function (o) { offered[o.permit] = true; });
     var cabs = Object.keys(state.cabs).map(function (k) { return state.cabs[k]; }).filter(function (c) { return c.online && !offered[c.permit]; });
     cabs.forEach(function (c) { c._d = c.lat != null ? distanceM(ride.pickup, c) : Infinity; });
-    cabs.sort(function (a, b) { return (a.status === "livre" ? 0 : 1) - (b.status === "livre" ? 0 : 1) || a._d - b._d; });
+    var rank = function (c) { return c.status === "livre" ? 0 : BUSY.indexOf(c.status) >= 0 ? 2 : 1; };  // free, out of service, busy
+    cabs.sort(function (a, b) { return rank(a) - rank(b) || a._d - b._d; });
     var id = "assign-" + ride.id;
     var select = el("select", { id: id, name: "permit_id", class: "assign-select" }, [el("option", { value: "", text: cabs.length ? "— escolha um táxi conectado —" : "— nenhum táxi disponível —" })]
       .concat(cabs.map(function (c) {
-        return el("option", { value: String(c.permit_id), text: c.permit + " · " + (c.driver || "—") + " · " + (T.CAB_STATUS[c.status] || c.status) + (isFinite(c._d) ? " · " + fmtDistance(c._d) : "") });
+        var busy = BUSY.indexOf(c.status) >= 0;  // with a passenger or on the way to one: cannot take another ride
+        var attrs = { value: String(c.permit_id), class: busy ? "cab-busy" : "cab-free",
+          text: (busy ? "✕ " : "") + c.permit + " · " + (c.driver || "—") + " · " + (T.CAB_STATUS[c.status] || c.status) + (isFinite(c._d) ? " · " + fmtDistance(c._d) : "") + (busy ? " (ocupado)" : "") };
+        if (busy) attrs.disabled = "disabled";
+        return el("option", attrs);
       })));
     if (keep && keep.assign && select.querySelector('option[value="' + keep.assign + '"]')) select.value = keep.assign;
     return el("form", { class: "assign", "data-ride": String(ride.id), onsubmit: function (ev) {
       ev.preventDefault();
       var permitId = parseInt(select.value, 10);
-      if (!permitId) { T.notice("Escolha o táxi para a corrida nº " + ride.id + ".", "error"); select.focus(); return; }
-      if (socket.send({ type: "ride_assign", ride_id: ride.id, permit_id: permitId })) T.notice("Enviando a corrida nº " + ride.id + " ao táxi escolhido…", "info");
+      if (!permitId) { notify("Escolha o táxi para a corrida nº " + ride.id + ".", "error"); select.focus(); return; }
+      if (socket.send({ type: "ride_assign", ride_id: ride.id, permit_id: permitId })) notify("Enviando a corrida nº " + ride.id + " ao táxi escolhido…", "info");
     } }, [el("label", { for: id, text: "Atribuir ao táxi" }), select, el("button", { type: "submit", text: "Atribuir" })]);
   }
 
@@ -174,7 +282,7 @@
     if (keep && keep.reason) input.value = keep.reason;
     return el("form", { class: "cancel", "data-ride": String(ride.id), onsubmit: function (ev) {
       ev.preventDefault();
-      if (socket.send({ type: "ride_cancel", ride_id: ride.id, reason: input.value.trim() })) T.notice("Cancelando a corrida nº " + ride.id + "…", "info");
+      if (socket.send({ type: "ride_cancel", ride_id: ride.id, reason: input.value.trim() })) notify("Cancelando a corrida nº " + ride.id + "…", "info");
     } }, [el("label", { for: id, text: "Motivo do cancelamento" }), input, el("button", { type: "submit", class: "danger", text: "Cancelar corrida" })]);
   }
 
@@ -185,8 +293,12 @@
       var s = li.querySelector(".assign-select"), r = li.querySelector(".cancel-reason");
       keep[li.getAttribute("data-ride")] = { assign: s && s.value, reason: r && r.value, focus: li.contains(document.activeElement) && document.activeElement.id };
     });
-    var rides = Object.keys(state.rides).map(function (k) { return state.rides[k]; })
-      .sort(function (a, b) { return (b.escalated ? 1 : 0) - (a.escalated ? 1 : 0) || String(a.requested_at).localeCompare(String(b.requested_at)); });
+    var all = Object.keys(state.rides).map(function (k) { return state.rides[k]; });
+    var escalatedCount = all.filter(needsOperator).length;
+    document.getElementById("escalated-count").textContent = escalatedCount;
+    document.getElementById("escalated-count").hidden = !escalatedCount;
+    var rides = all.filter(rideShown)
+      .sort(function (a, b) { return (needsOperator(b) ? 1 : 0) - (needsOperator(a) ? 1 : 0) || String(a.requested_at).localeCompare(String(b.requested_at)); });
     list.textContent = "";
     rideLayer.clearLayers();
     if (draft) draft.addTo(rideLayer);
@@ -197,7 +309,7 @@
       var children = [
         el("h3", {}, ["Corrida nº " + ride.id + " · " + (ride.passenger || "—") + (state.phones[ride.id] ? " · " + T.fmtPhone(state.phones[ride.id]) : "") + " ",
           el("span", { class: "badge rs-" + ride.status, text: T.RIDE_STATUS[ride.status] || ride.status }),
-          ride.escalated ? el("span", { class: "badge escalated", text: "nenhum táxi aceitou — atribua" }) : null]),
+          needsOperator(ride) ? el("span", { class: "badge escalated", text: "nenhum táxi aceitou — atribua" }) : null]),
         el("p", { class: "meta" }, [
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
           ride.destination ? " · destino: " + (ride.destination.address || T.fmtCoord(ride.destination.lat) + "; " + T.fmtCoord(ride.destination.lon)) : "",
@@ -209,11 +321,15 @@
       ];
       if (WAITING.indexOf(ride.status) >= 0) children.push(assignControls(ride, k));
       if (ride.status !== "on_board") children.push(cancelControls(ride, k));
-      var li = el("li", { "data-ride": String(ride.id), class: "ride" + (ride.escalated ? " is-escalated" : ""), tabindex: "-1" }, children);
+      var li = el("li", { "data-ride": String(ride.id), class: "ride rs-line-" + ride.status + (needsOperator(ride) ? " is-escalated" : ""), tabindex: "-1" }, children);
       list.appendChild(li);
       if (k && k.focus) refocus = document.getElementById(k.focus);
-      if (pick.lat != null) {
-        L.circleMarker([pick.lat, pick.lon], { radius: 7, color: "#5b21b6", weight: 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" })
+      var dest = ride.destination;
+      if (ride.status === "on_board" && dest && dest.lat != null) {  // on board: where it goes, no pickup left
+        L.circleMarker([dest.lat, dest.lon], { radius: 6, color: "#065f46", weight: 2, fillColor: "#34d399", fillOpacity: 0.9, className: "destination-marker" })
+          .bindTooltip(T.tip("Destino · corrida nº " + ride.id)).addTo(rideLayer);
+      } else if (ride.status !== "on_board" && pick.lat != null) {
+        L.circleMarker([pick.lat, pick.lon], { radius: needsOperator(ride) ? 11 : 7, color: needsOperator(ride) ? "#b91c1c" : "#5b21b6", weight: needsOperator(ride) ? 4 : 2, fillColor: "#8b5cf6", fillOpacity: 0.9, className: "pickup-marker" + (needsOperator(ride) ? " escalated-marker" : "") })
           .bindTooltip(T.tip("Embarque · corrida nº " + ride.id + " · " + (ride.passenger || "")))
           .on("click", function (ev) { L.DomEvent.stopPropagation(ev); li.scrollIntoView({ block: "nearest" }); li.focus(); })
           .addTo(rideLayer);
@@ -229,13 +345,14 @@
     if (OPEN.indexOf(ride.status) < 0) {
       delete state.rides[ride.id];
       delete state.offers[ride.id];
-      if (old) T.notice("Corrida nº " + ride.id + " " + (T.RIDE_STATUS[ride.status] || ride.status) + ".", "info");
+      if (old) notify("Corrida nº " + ride.id + " " + (T.RIDE_STATUS[ride.status] || ride.status) + ".", "info");
       renderRides();
       return;
     }
     if (old && old.version != null && ride.version != null && ride.version < old.version) return; // stale
     var jumped = old && old.version != null && ride.version > old.version + 1;
     state.rides[ride.id] = Object.assign({}, ride, { offers: ride.offers || (old && old.offers) || [] });
+    if (old && needsOperator(old) && !needsOperator(ride)) notify("Corrida nº " + ride.id + ": " + (T.RIDE_STATUS[ride.status] || ride.status) + " (escalonamento atendido).", "ok");
     renderRides();
     loadOffers(ride.id);
     if (jumped) resync("versão da corrida nº " + ride.id + " saltou");
@@ -257,7 +374,20 @@
     renderCabTable();
     renderRides();
     Object.keys(state.rides).forEach(function (id) { loadOffers(id); });
+    if (!state.fitted) { state.fitted = true; fitCabs(); }
   }
+  /** The view that holds every connected cab and open pickup (the municipality when there is none). */
+  function fitCabs() {
+    var pts = Object.keys(state.cabs).map(function (k) { return state.cabs[k]; }).filter(function (c) { return c.lat != null; })
+      .map(function (c) { return [c.lat, c.lon]; })
+      .concat(Object.keys(state.rides).map(function (k) { return state.rides[k].pickup; }).filter(function (p) { return p && p.lat != null; }).map(function (p) { return [p.lat, p.lon]; }));
+    if (pts.length) { map.taxiFitted = true; map.fitBounds(L.latLngBounds(pts).pad(0.15), { maxZoom: 16 }); }
+    else if (base.layers.boundary) map.fitBounds(base.layers.boundary.getBounds());
+  }
+  document.getElementById("fit-cabs").addEventListener("click", fitCabs);
+  document.getElementById("fit-municipality").addEventListener("click", function () {
+    if (base.layers.boundary) map.fitBounds(base.layers.boundary.getBounds());
+  });
 
   var socket = T.liveSocket("/ws/operator/", {
     message: function (msg) {
@@ -272,7 +402,7 @@
               if (Date.now() - asked > 60000) { state.unknownAsked[p.id] = Date.now(); resync("táxi novo"); }
               return;
             }
-            cab.lat = p.lat; cab.lon = p.lon; cab.zone = p.zone;
+            cab.lat = p.lat; cab.lon = p.lon; cab.zone = p.zone; state.seenAt[p.id] = Date.now();
             drawCab(cab);
           });
           renderCabTable();
@@ -280,18 +410,16 @@
         case "ride_update": upsertRide(msg.ride); break;
         case "escalation":
           upsertRide(msg.ride);
-          T.notice("Nenhum táxi aceitou a corrida nº " + msg.ride.id + " (" + (msg.ride.passenger || "") + "): atribua manualmente.", "error");
+          if (!state.alerted[msg.ride.id]) { state.alerted[msg.ride.id] = true; ring(); }
+          notify("Nenhum táxi aceitou a corrida nº " + msg.ride.id + " (" + (msg.ride.passenger || "") + "): atribua manualmente.", "error");
           break;
         case "ride_created":
-          T.notice("Corrida nº " + msg.ride_id + " criada; procurando táxi.", "ok");
-          document.getElementById("ride-form").reset();
-          history.hidden = true; typedAddress = false;
-          base.layers.highlight.clearLayers();
-          if (draft) { rideLayer.removeLayer(draft); draft = null; }
+          notify("Corrida nº " + msg.ride_id + " criada; procurando táxi.", "ok");
+          resetRideForm();
           break;
-        case "assigned": T.notice("Corrida oferecida ao táxi escolhido (oferta nº " + msg.offer_id + "); aguardando o motorista aceitar.", "ok"); break;
-        case "broadcast_sent": T.notice("Aviso enviado aos táxis conectados.", "ok"); document.getElementById("broadcast-form").reset(); break;
-        case "error": T.notice(errorText(msg), "error"); break;
+        case "assigned": notify("Corrida oferecida ao táxi escolhido (oferta nº " + msg.offer_id + "); aguardando o motorista aceitar.", "ok"); break;
+        case "broadcast_sent": notify("Aviso enviado aos táxis conectados.", "ok"); document.getElementById("broadcast-form").reset(); break;
+        case "error": notify(errorText(msg), "error"); break;
         default: break;
       }
     },
@@ -301,14 +429,21 @@
       fetch("/central/corridas/0/ofertas.json", { credentials: "same-origin" }).then(function (r) {
         if (r.status === 403) {
           socket.stop();
-          T.notice("Sua sessão expirou. Entre de novo em /admin/login/ para voltar à central.", "error");
+          notify("Sua sessão expirou. Entre de novo em /admin/login/ para voltar à central.", "error");
         }
       }).catch(function () {});
       return true;
     }
   });
   socket.start();
-  setInterval(function () { resync("periódico"); }, 60000); // the server does not announce cabs going offline
+  setInterval(function () { resync("periódico"); }, 60000); // a connection that died without a word is not announced
+  setInterval(function () {  // ...so a cab whose positions stopped leaves the map before the next snapshot
+    var now = Date.now(), changed = false;
+    Object.keys(state.cabs).forEach(function (id) {
+      if (now - (state.seenAt[id] || now) > STALE_MS) { upsertCab({ id: Number(id), online: false }); changed = true; }
+    });
+    if (changed) renderCabTable();
+  }, 15000);
 
   function errorText(msg) {
     var text = msg.message || "Erro.";
@@ -318,6 +453,14 @@
     return text;
   }
 
+  function resetRideForm() {
+    document.getElementById("ride-form").reset();
+    document.getElementById("estimate").hidden = true;
+    history.hidden = true; typedAddress = false;
+    base.layers.highlight.clearLayers();
+    if (draft) { rideLayer.removeLayer(draft); draft = null; }
+  }
+
   // --- forms ----------------------------------------------------------------------------------------
   document.getElementById("ride-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -325,22 +468,37 @@
     var phone = document.getElementById("caller-phone").value.trim();
     var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
     var address = document.getElementById("pickup-address").value.trim();
-    if (!name || !phone) { T.notice("Informe o nome e o telefone de quem ligou.", "error"); return; }
+    if (!name || !phone) { notify("Informe o nome e o telefone de quem ligou.", "error"); return; }
     if (!isFinite(lat) || !isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
-      T.notice("Busque o endereço, marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); searchIn.focus(); return;
+      notify("Busque o endereço, marque o embarque no mapa ou digite latitude e longitude válidas.", "error"); searchIn.focus(); return;
     }
-    // the pickup is checked (inside Muriaé, its street) before the ride is created; the server checks again
-    T.reverseLookup(lat, lon).then(function (body) {
-      if (body.error) { T.notice(body.error, "error"); searchIn.focus(); return; }
-      socket.send({ type: "ride_create", caller_name: name, caller_phone: phone, pickup: { lat: lat, lon: lon, address: address || body.address || "" } });
-    }).catch(function () { T.notice("Não foi possível conferir o endereço; tente de novo.", "error"); });
+    var pts = draftPoints(), at = document.getElementById("booking-at").value;
+    // the pickup is checked (inside Muriaé, its street) before the ride or booking is created; the server checks again
+    T.reverseLookup(lat, lon).then(function (found) {
+      if (found.error) { notify(found.error, "error"); searchIn.focus(); return; }
+      var pickup = { lat: lat, lon: lon, address: address || found.address || "" };
+      if (at) {  // for later: a booking, dispatched before its time (Art. 66)
+        var body = { caller_name: name, caller_phone: phone, pickup: pickup, pickup_at: at + (at.length === 16 ? ":00" : "") + "-03:00" };
+        if (pts.destination) body.destination = pts.destination;
+        post("/api/bookings/", body).then(function (res) {
+          if (!res.ok) { notify(problem(res), "error"); return; }
+          notify("Agendamento nº " + res.body.id + " para " + res.body.pickup_at_display + " (" + name + ").", "ok");
+          resetRideForm();
+          loadBookings();
+        });
+        return;
+      }
+      var frame = { type: "ride_create", caller_name: name, caller_phone: phone, pickup: pickup };
+      if (pts.destination) frame.destination = pts.destination;
+      socket.send(frame);
+    }).catch(function () { notify("Não foi possível conferir o endereço; tente de novo.", "error"); });
   });
   document.getElementById("broadcast-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
     var text = document.getElementById("broadcast-text").value.trim();
-    if (!text) { T.notice("Escreva a mensagem do aviso.", "error"); return; }
+    if (!text) { notify("Escreva a mensagem do aviso.", "error"); return; }
     socket.send({ type: "broadcast", text: text });
   });
 
-  window.TaxiConsole = { state: state, map: map, socket: socket };
+  window.TaxiConsole = { state: state, map: map, socket: socket, loadBookings: loadBookings };
 })();

@@ -9,8 +9,9 @@
   var ride = null, socket = null;
 
   var base = T.baseMap("map"), map = base.map;
-  var pickupMarker = null, cabMarker = null;
+  var pickupMarker = null, cabMarker = null, destinationMarker = null;
   var latIn = document.getElementById("pickup-lat"), lonIn = document.getElementById("pickup-lon");
+  var dLatIn = document.getElementById("destination-lat"), dLonIn = document.getElementById("destination-lon");
 
   function load() { try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch (e) { return null; } }
   function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
@@ -34,6 +35,7 @@
     latIn.value = s.lat.toFixed(6); lonIn.value = s.lon.toFixed(6);
     setPickup(s.lat, s.lon, false);
     addressIn.value = s.label; addressIn.dataset.auto = "1";
+    pointsChanged();
   });
   function setPickup(lat, lon, pan, known) {
     if (!known) describe(lat, lon); // a ride's pickup already carries its address
@@ -47,14 +49,41 @@
     else cabMarker = L.circleMarker([pos.lat, pos.lon], { radius: 9, color: "#111827", weight: 1.5, fillColor: T.CAB_COLOUR.a_caminho, fillOpacity: 0.95, className: "cab-marker my-cab" }).bindTooltip(T.tip("Seu táxi")).addTo(map);
   }
 
+  function setDestination(lat, lon) {
+    if (lat == null) { if (destinationMarker) { map.removeLayer(destinationMarker); destinationMarker = null; } return; }
+    if (destinationMarker) destinationMarker.setLatLng([lat, lon]);
+    else destinationMarker = L.circleMarker([lat, lon], { radius: 8, color: "#065f46", weight: 2, fillColor: "#34d399", fillOpacity: 0.9, className: "destination-marker" }).bindTooltip(T.tip("Destino")).addTo(map);
+  }
+  /** The points typed or clicked: {pickup, destination} (each null when not valid). */
+  function points() {
+    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value), dlat = T.parseCoord(dLatIn.value), dlon = T.parseCoord(dLonIn.value);
+    return {
+      pickup: isFinite(lat) && isFinite(lon) ? { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } : null,
+      destination: isFinite(dlat) && isFinite(dlon) ? { lat: dlat, lon: dlon, address: document.getElementById("destination-address").value.trim() } : null
+    };
+  }
+  function pointsChanged() { document.dispatchEvent(new CustomEvent("taxi:points", { detail: points() })); }
+
   map.on("click", function (e) {
     if (document.getElementById("request").hidden) return;
-    latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
-    setPickup(e.latlng.lat, e.latlng.lng, false);
+    if (document.getElementById("pick-destination").checked) {
+      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
+      setDestination(e.latlng.lat, e.latlng.lng);
+    } else {
+      latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
+      setPickup(e.latlng.lat, e.latlng.lng, false);
+    }
+    pointsChanged();
   });
   [latIn, lonIn].forEach(function (i) { i.addEventListener("change", function () {
     var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
     if (isFinite(lat) && isFinite(lon)) setPickup(lat, lon, true);
+    pointsChanged();
+  }); });
+  [dLatIn, dLonIn].forEach(function (i) { i.addEventListener("change", function () {
+    var p = points().destination;
+    setDestination(p ? p.lat : null, p ? p.lon : null);
+    pointsChanged();
   }); });
   document.getElementById("locate").addEventListener("click", function () {
     if (!navigator.geolocation) { T.notice("Seu navegador não informa a localização; marque no mapa.", "error"); return; }
@@ -62,6 +91,7 @@
     navigator.geolocation.getCurrentPosition(function (p) {
       latIn.value = p.coords.latitude.toFixed(6); lonIn.value = p.coords.longitude.toFixed(6);
       setPickup(p.coords.latitude, p.coords.longitude, true);
+      pointsChanged();
       T.notice("Localização marcada (precisão de " + Math.round(p.coords.accuracy) + " m).", "ok");
     }, function () { T.notice("Não foi possível obter sua localização; marque no mapa.", "error"); }, { enableHighAccuracy: true, timeout: 15000 });
   });
@@ -96,20 +126,23 @@
   // --- request / cancel ---------------------------------------------------------------------------
   document.getElementById("request-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
-    if (!isFinite(lat) || !isFinite(lon)) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
-    if (socket && socket.send({ type: "ride_request", pickup: { lat: lat, lon: lon, address: document.getElementById("pickup-address").value.trim() } }))
+    var pts = points();
+    if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
+    var frame = { type: "ride_request", pickup: pts.pickup };
+    if (pts.destination) frame.destination = pts.destination;
+    if (socket && socket.send(frame))
       T.notice("Pedido enviado; procurando o táxi mais próximo…", "info");
   });
   document.getElementById("cancel-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
     if (ride && socket) socket.send({ type: "ride_cancel", ride_id: ride.id, reason: document.getElementById("cancel-reason").value.trim() });
   });
-  document.getElementById("new-ride").addEventListener("click", function () { ride = null; setCab(null); render(); });
+  document.getElementById("new-ride").addEventListener("click", function () { ride = null; setCab(null); document.getElementById("ride-explain").hidden = true; render(); });
 
   // --- the ride -----------------------------------------------------------------------------------
   function text(id, value) { document.getElementById(id).textContent = value == null || value === "" ? "—" : value; }
   function render() {
+    document.dispatchEvent(new CustomEvent("taxi:ride", { detail: ride }));
     if (!me) { show("signup"); return; }
     document.getElementById("passenger-name").textContent = me.name;
     if (!ride) { show("request"); return; }
@@ -141,10 +174,52 @@
       text("payment-method", "Pagamento: " + pay.method_display + (pay.pix ? " para " + pay.receiver : ""));
       if (pay.pix) { document.getElementById("pix-qr").src = pay.pix_qr; document.getElementById("pix-copy").value = pay.pix; }
     }
+    document.getElementById("escalated-help").hidden = !(ride.escalated && ride.status === "requested");
+    document.getElementById("arrived").hidden = ride.status !== "arriving";
+    eta(ride);
     document.getElementById("cancel-form").hidden = CANCELLABLE.indexOf(ride.status) < 0;
     document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
     if (p.lat != null) setPickup(p.lat, p.lon, false, true);
     setCab(OPEN.indexOf(ride.status) >= 0 ? ride.cab_position : null);
+  }
+
+  // --- never left waiting: what happens now, the cab's ETA, the "arrived" alert ------------------
+  var URBAN_KMH = 20, DETOUR = 1.3; // a cab across town: straight line x detour at town speed (a hint, not a promise)
+  var audio = null;
+  document.addEventListener("pointerdown", function () { if (!audio && window.AudioContext) audio = new AudioContext(); }, { once: true });
+  function chime() {
+    if (audio) [0, 0.25, 0.5].forEach(function (at, i) {
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = [660, 880, 990][i]; g.gain.value = 0.2; o.connect(g); g.connect(audio.destination);
+      o.start(audio.currentTime + at); o.stop(audio.currentTime + at + 0.2);
+    });
+    if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+  }
+  function metres(a, b) {
+    var R = 6371000, rad = Math.PI / 180, dLat = (b.lat - a.lat) * rad, dLon = (b.lon - a.lon) * rad;
+    var h = Math.pow(Math.sin(dLat / 2), 2) + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.pow(Math.sin(dLon / 2), 2);
+    return 2 * R * Math.asin(Math.sqrt(h));
+  }
+  function eta(r) {
+    var box = document.getElementById("ride-eta"), cab = r && r.cab_position, p = r && r.pickup;
+    box.hidden = !(r && r.status === "accepted" && cab && cab.lat != null && p && p.lat != null);
+    if (box.hidden) return;
+    var m = metres(cab, p) * DETOUR, min = Math.max(1, Math.round(m / 1000 / URBAN_KMH * 60));
+    box.textContent = "Táxi a caminho: chega em cerca de " + min + " min (" + (m / 1000).toFixed(1).replace(".", ",") + " km).";
+  }
+  var CANCELLED_BY = { passenger: "Você cancelou a corrida.", operator: "A central cancelou a corrida", driver: "O motorista cancelou a corrida",
+    no_show: "O motorista registrou que não encontrou você no embarque" };
+  function explain(prev, r) {
+    var box = document.getElementById("ride-explain"), text = "";
+    if (r.status === "cancelled") {
+      text = CANCELLED_BY[r.cancelled_by] || "A corrida foi cancelada.";
+      if (r.cancelled_by && r.cancelled_by !== "passenger") text += (r.cancel_reason ? ": " + r.cancel_reason : "") + ". Peça outro táxi quando quiser; se foi uma recusa, você pode reclamar à DIMUTRAN em “Minhas corridas”.";
+    } else if (prev && prev.id === r.id && prev.escalated && prev.status === "requested" && r.status === "offered") {
+      text = "A central indicou um táxi para você; aguardando o motorista confirmar.";
+    }
+    box.hidden = !text;
+    box.textContent = text;
+    if (text && r.status === "offered") T.notice(text, "ok");
   }
 
   function onRide(r) {
@@ -152,7 +227,13 @@
       if (r.version < ride.version) return;
       if (r.version > ride.version + 1) { socket.resync(); }
     }
+    var prev = ride;
     if (!ride || ride.id === r.id || OPEN.indexOf(r.status) >= 0) ride = r;
+    if (ride === r) {
+      if (prev && prev.id === r.id && prev.cab_position && !r.cab_position) r.cab_position = prev.cab_position;
+      explain(prev, r);
+      if (r.status === "arriving" && (!prev || prev.id !== r.id || prev.status !== "arriving")) { chime(); T.notice("Seu táxi chegou!", "ok"); }
+    }
     render();
   }
 
@@ -171,7 +252,7 @@
             render();
             break;
           case "ride_update": onRide(msg.ride); break;
-          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); } break;
+          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); } break;
           case "error":
             if (msg.code === "bad_token") { socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
             else T.notice(msg.message || "Erro.", "error");
@@ -184,5 +265,7 @@
   }
 
   if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
-  window.TaxiPassenger = { get ride() { return ride; }, map: map };
+  window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points,
+    /** A ride begun elsewhere (a booking's, at its time): reconnect, and the snapshot brings it. */
+    resync: function () { if (socket) socket.resync(); } };
 })();

@@ -1,0 +1,109 @@
+"""A ride's receipt as plain data: times, route, the cab's CVI and the driver's CMT (Art. 32), the meter's breakdown.
+
+The breakdown re-runs the meter over the stored trace (backend.tariffs.services.recompute_trip, bounded by
+the trace the ride kept) and splits its total with :func:`taxilaw.receipt.fare_breakdown`; the lines sum
+exactly to the fare paid (Art. 43).
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from backend.api_errors import LawViolation
+from backend.tariffs.formatting import brl
+from taxilaw import receipt as law
+from taxilaw.meter import Fix
+
+SALT = "backend.receipts.link"
+
+
+def link_token(ride_id: int) -> str:
+    """A receipt's link, like the one a radio-taxi central e-mails: whoever holds it reads that receipt only."""
+    return signing.dumps(ride_id, salt=SALT, compress=False)
+
+
+def ride_id_from(token: str) -> int | None:
+    try:
+        value = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        return None
+    return value if isinstance(value, int) else None
+
+
+def links(ride) -> dict:
+    token = link_token(ride.pk)
+    return {"screen": reverse("receipt-page", args=[token]), "pdf": reverse("receipt-pdf", args=[token])}
+
+
+def _when(value):
+    return {"at": value.isoformat(), "display": f"{timezone.localtime(value):%d/%m/%Y %H:%M}"} if value else None
+
+
+def _place(lat, lon, address):
+    if lat is None:
+        return None
+    return {"lat": lat, "lon": lon, "address": address or f"{lat:.5f}, {lon:.5f}"}
+
+
+def breakdown(ride) -> tuple[list[law.ReceiptLine], object | None]:
+    """The meter's lines for a completed ride with a trace, and the tariff; ``([], None)`` when there is none."""
+    from backend.tariffs.services import recompute_trip
+
+    if ride.fare is None or not ride.trace or ride.on_board_at is None:
+        return [], None
+    try:
+        fixes = [Fix.from_dict(f) for f in ride.trace]
+        check = recompute_trip(fixes, ride.fare, started_at=ride.on_board_at, stopped_at=ride.completed_at)
+    except (LawViolation, KeyError, TypeError, ValueError):  # no tariff in force then, a trace edited by hand:
+        return [], None  # the receipt still shows the fare paid
+    return law.fare_breakdown(check.reading, check.tariff, ride.fare), check.tariff
+
+
+def receipt(ride) -> dict:
+    """Everything the receipt shows, formatted for a Brazilian reader."""
+    lines, tariff = breakdown(ride)
+    creds = ride.credentials or {}
+    trace = ride.trace if lines else []  # a trace the meter could read
+    summary = law.trace_summary(trace, ride.distance_m)
+    return {
+        "ride_id": ride.pk,
+        "status": ride.status,
+        "status_label": str(ride.get_status_display()),
+        "times": {name: _when(getattr(ride, f"{name}_at")) for name in
+                  ("requested", "accepted", "arriving", "on_board", "completed", "cancelled")},
+        "pickup": _place(ride.pickup_lat, ride.pickup_lon, ride.pickup_address),
+        "destination": _place(ride.destination_lat, ride.destination_lon, ride.destination_address),
+        "permit": creds.get("permit") or "",
+        "cvi": creds.get("cvi"),
+        "driver": creds.get("driver"),
+        "fare": str(ride.fare) if ride.fare is not None else None,
+        "fare_display": brl(ride.fare),
+        "meter_disagreement": ride.meter_disagreement,
+        "lines": [dict(line.to_dict(), label=_(line.label), quantity=line.quantity.replace(".", ","),
+                       amount_display=brl(line.amount)) for line in lines],
+        "tariff_decree": tariff.decree if tariff else "",
+        "route": {"fixes": summary.fixes, "minutes": int(summary.duration_s // 60),
+                  "km": round(summary.km, 2), "km_display": f"{summary.km:.2f}".replace(".", ","),
+                  "sketch": sketch(trace)},
+        "links": links(ride) if ride.status == "completed" else None,
+    }
+
+
+def sketch(trace, width: int = 300, height: int = 160, most: int = 400) -> str:
+    """The trace as SVG polyline points in a ``width`` x ``height`` box (north up), at most ``most`` points."""
+    if len(trace) < 2:
+        return ""
+    step = max(1, len(trace) // most)
+    shrink = math.cos(math.radians(trace[0]["lat"]))  # a degree of longitude is shorter than one of latitude
+    pts = [(f["lon"] * shrink, f["lat"]) for f in [*trace[::step], trace[-1]]]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-6)
+    scale = min(width, height) * 0.9 / span
+    ox = (width - (max(xs) - min(xs)) * scale) / 2
+    oy = (height - (max(ys) - min(ys)) * scale) / 2
+    return " ".join(f"{ox + (x - min(xs)) * scale:.1f},{height - oy - (y - min(ys)) * scale:.1f}" for x, y in pts)

@@ -1,0 +1,40 @@
+"""A due booking is dispatched once even when every process's tick claims it at the same moment (Art. 66)."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from backend.bookings import services
+from backend.bookings.models import Booking
+from backend.trips.models import Ride
+from dispatch.bookings import dispatch_due
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks across connections need PostgreSQL; CI runs it there"),
+]
+
+
+@pytest.mark.article("Art. 66")
+def test_eight_ticks_at_once_dispatch_a_booking_once():
+    booking = services.book(pickup={"lat": -21.131, "lon": -42.367}, caller_name="Dona Lúcia", caller_phone="3237211234",
+                            pickup_at=timezone.now() + timedelta(hours=2))
+    barrier, results = threading.Barrier(8), []
+
+    def tick():
+        try:
+            barrier.wait()
+            results.append(len(dispatch_due(now=booking.dispatch_at)))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=tick) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [0] * 7 + [1]
+    assert Ride.objects.count() == 1 and Booking.objects.get().ride_id == Ride.objects.get().pk

@@ -1,0 +1,129 @@
+"""The console for a whole shift, in Chromium at 1400x900 against a running Daphne: 30 real driver websockets all in
+view on a map that fills the screen, an escalation that stays highlighted until handled, busy cabs marked in the
+manual assignment, filters, the broadcast always reachable and a log that keeps every notice (Art. 66)."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from .client import driver, free_at
+from .conftest import Platform
+from .test_console_browser import ARTIFACTS, TICK, expect
+
+pytestmark = pytest.mark.e2e
+N_CABS = 30
+
+
+@pytest.fixture(scope="module")
+def platform(tmp_path_factory):
+    p = Platform(tmp_path_factory.mktemp("e2e-shift"))
+    p.env["E2E_CABS"] = str(N_CABS)
+    try:
+        p.prepare()
+        p.start(1)
+        yield p
+    finally:
+        p.stop()
+
+
+def _inside(box, outer):
+    return (box["x"] >= outer["x"] - 1 and box["y"] >= outer["y"] - 1 and box["x"] + box["width"] <= outer["x"] + outer["width"] + 1
+            and box["y"] + box["height"] <= outer["y"] + outer["height"] + 1)
+
+
+@pytest.mark.article("Art. 66")
+def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, browser, drivers):
+    world, port = platform.world, platform.ports[0]
+    lat, lon = world["centre"]
+    rng = random.Random(66)
+
+    async def connect_all():
+        clients = []
+        for cab in world["cabs"]:
+            d = await driver(port, cab["token"])
+            await d.recv_until("snapshot")
+            await free_at(d, lat + rng.uniform(-0.018, 0.018), lon + rng.uniform(-0.018, 0.018))
+            await d.send(type="status", status="ocupado")  # every cab carries a street passenger: nobody can take a call
+            await d.recv_until("status")
+            clients.append(d)
+        return clients
+
+    clients = drivers.run(connect_all(), timeout=120)
+    time.sleep(TICK)
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="pt-BR", timezone_id="America/Sao_Paulo")
+    context.add_cookies([{"name": "sessionid", "value": world["operator"]["session"], "domain": "127.0.0.1", "path": "/"}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"http://127.0.0.1:{port}/central/")
+        expect(page.locator("#conn")).to_have_text("conectado", timeout=10000)
+        markers = page.locator("path.cab-marker")
+        expect(markers).to_have_count(N_CABS, timeout=15000)
+        page.wait_for_timeout(800)  # the boundary's fit
+        map_box = page.locator("#map").bounding_box()
+        assert map_box["height"] >= 780 and map_box["width"] >= 900  # the map fills the screen
+        outside = [i for i in range(N_CABS) if not _inside(markers.nth(i).bounding_box(), map_box)]
+        assert not outside, f"cabs out of view: {outside}"
+        broadcast = page.locator("form.broadcast")
+        assert _inside(broadcast.bounding_box(), {"x": 0, "y": 0, "width": 1400, "height": 900})  # reachable without scrolling
+
+        page.mouse.click(5, 300)  # the operator's first click lets the page play sound
+        page.fill("#caller-name", "Seu Zé da Padaria")
+        page.fill("#caller-phone", "(32) 3721-4455")
+        page.fill("#pickup-lat", f"{lat:.6f}")
+        page.fill("#pickup-lon", f"{lon:.6f}")
+        page.fill("#pickup-address", "Padaria Central")
+        page.get_by_role("button", name="Criar corrida").click()
+        card = page.locator("li.ride", has_text="Seu Zé da Padaria")
+        expect(card).to_have_class(lambda_re("is-escalated"), timeout=10000)
+        expect(page.locator("#escalated-count")).to_have_text("1")
+        expect(page.locator("path.escalated-marker")).to_have_count(1)
+        options = card.locator("select.assign-select option.cab-busy")
+        expect(options).to_have_count(N_CABS)
+        assert options.first.is_disabled() and "(ocupado)" in options.first.inner_text()
+        page.evaluate("Taxi.notice('')")  # another notice replaces the banner...
+        expect(card).to_have_class(lambda_re("is-escalated"))  # ...the highlight stays, the log keeps the notice
+        expect(page.locator("#log")).to_contain_text("Nenhum táxi aceitou")
+        page.screenshot(path=str(ARTIFACTS / "console-shift-escalation.png"))
+
+        # Filters: only the rides that need the operator; then back to all.
+        page.select_option("#filter-state", "active")
+        expect(card).to_have_count(0)
+        page.select_option("#filter-state", "escalated")
+        expect(card).to_have_count(1)
+        page.select_option("#filter-zone", "outside")
+        expect(markers).to_have_count(0)
+        page.select_option("#filter-zone", "")
+        expect(markers).to_have_count(N_CABS)
+        page.select_option("#filter-state", "")
+
+        # A cab frees itself; the operator assigns it: the escalation is handled and its highlight goes.
+        first = world["cabs"][0]
+        drivers.run(clients[0].send(type="status", status="livre"))
+        expect(card.locator(f'option[value="{first["permit_id"]}"]')).to_be_enabled(timeout=10000)
+        card.locator("select.assign-select").select_option(str(first["permit_id"]))
+        card.get_by_role("button", name="Atribuir").click()
+        drivers.run(clients[0].recv_until("offer"))
+        expect(card).not_to_have_class(lambda_re("is-escalated"), timeout=10000)
+        expect(page.locator("#log")).to_contain_text("escalonamento atendido")
+
+        # A cab whose driver goes away leaves the map.
+        drivers.run(clients[-1].close())
+        expect(markers).to_have_count(N_CABS - 1, timeout=10000)
+        assert not errors, errors
+    finally:
+        context.close()
+        for d in clients:
+            try:
+                drivers.run(d.close())
+            except Exception:  # already closed above
+                pass
+
+
+def lambda_re(word):
+    return re.compile(rf"\b{word}\b")
