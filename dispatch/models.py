@@ -88,8 +88,8 @@ class ServingProcess(models.Model):
 
     A process that dies stops renewing: once its lease has run out its connections are gone and its cabs offline."""
 
-    name = models.CharField(max_length=80, primary_key=True)
-    lease_until = models.DateTimeField()
+    name = models.CharField(_("processo"), max_length=80, primary_key=True)
+    lease_until = models.DateTimeField(_("vivo até"))
 
     class Meta:
         verbose_name = _("processo de atendimento")
@@ -99,11 +99,11 @@ class ServingProcess(models.Model):
 class CabConnection(models.Model):
     """One open driver socket: a cab is online while it has one in a live process (a phone reconnecting has two)."""
 
-    cab = models.ForeignKey(Cab, on_delete=models.CASCADE, related_name="connections")
-    driver = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
-    process = models.ForeignKey(ServingProcess, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    opened_at = models.DateTimeField(auto_now_add=True)
+    cab = models.ForeignKey(Cab, on_delete=models.CASCADE, related_name="connections", verbose_name=_("táxi"))
+    driver = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+", verbose_name=_("motorista"))
+    process = models.ForeignKey(ServingProcess, on_delete=models.CASCADE, related_name="connections", verbose_name=_("processo"))
+    channel_name = models.CharField(_("canal"), max_length=200, unique=True)
+    opened_at = models.DateTimeField(_("aberta em"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("conexão de táxi")

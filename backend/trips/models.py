@@ -124,9 +124,11 @@ class DriverCancellation(models.Model):
         PASSENGER_ASKED = "passenger_asked", _("Passageiro pediu para cancelar (telefone)")
         VEHICLE_PROBLEM = "vehicle_problem", _("Problema no veículo")
 
-    ride = models.ForeignKey(Ride, on_delete=models.CASCADE, related_name="driver_cancellations")
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="driver_cancellations")
-    driver = models.ForeignKey(Person, null=True, on_delete=models.PROTECT, related_name="driver_cancellations")
+    ride = models.ForeignKey(Ride, on_delete=models.CASCADE, related_name="driver_cancellations", verbose_name=_("corrida"))
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="driver_cancellations",
+                               verbose_name=_("permissão"))
+    driver = models.ForeignKey(Person, null=True, on_delete=models.PROTECT, related_name="driver_cancellations",
+                               verbose_name=_("motorista"))
     reason = models.CharField(_("motivo"), max_length=20, choices=Reason.choices)
     ride_status = models.CharField(_("situação da corrida ao cancelar"), max_length=12)
     waited_s = models.PositiveIntegerField(_("espera no local (s)"), null=True, blank=True)

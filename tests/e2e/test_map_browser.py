@@ -78,7 +78,7 @@ def _open(browser, url, cookies=()):
 
 
 def _streets_drawn(page, where: str):
-    page.evaluate("([lat, lon]) => { (window.TaxiConsole || window.TaxiPassenger).map.setView([lat, lon], 17, {animate: false}); }",
+    page.evaluate("([lat, lon]) => { (window.TaxiConsole || window.TaxiPassenger).map.setView([lat, lon], 16, {animate: false}); }",  # names show from 16
                   [-21.13165, -42.3683])
     page.wait_for_timeout(600)
     ink = page.evaluate(INK_AT, [DOMICIANO])

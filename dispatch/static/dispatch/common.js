@@ -71,6 +71,9 @@
     map.createPane("boundary").style.zIndex = 250; // under the streets: the boundary's fill is the land
     map.createPane("streets").style.zIndex = 350; // over the land, under the zone, ranks and cabs (overlayPane, 400)
     streetsLayer(map, layers);
+    // Whoever moves the map first (the user, the page, a fitted boundary or zone) wins: a layer that arrives
+    // later never pulls the view away from where it was taken.
+    map.once("zoomstart movestart", function () { map.taxiFitted = true; });
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
       layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
       if (fit === "boundary" && !map.taxiFitted && layers.boundary.getBounds().isValid()) map.fitBounds(layers.boundary.getBounds(), { padding: [8, 8] });
@@ -78,7 +81,7 @@
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
       var b = layers.zone.getBounds();
-      if (fit === "zone" && b.isValid()) map.fitBounds(b.pad(0.15));
+      if (fit === "zone" && !map.taxiFitted && b.isValid()) map.fitBounds(b.pad(0.15));
     }).catch(function () {});
     function loadRanks() {
       Promise.all([fetchJSON("/api/geo/ranks.geojson"), fetchJSON("/pontos/filas.json").catch(function () { return { queues: {} }; })]).then(function (res) {
