@@ -10,32 +10,16 @@ from backend.trips.models import Ride
 from dispatch import choosing, grid, services
 from dispatch.models import Cab
 
+from .trip_helpers import PICKUP, on_board, trace  # noqa: F401 (on_board is a fixture)
+
 pytestmark = pytest.mark.django_db
-PICKUP = (-21.131, -42.367)
-
-
-@pytest.fixture
-def on_board(working_cab):
-    permit = working_cab()
-    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="ocupado", lat=PICKUP[0], lon=PICKUP[1])
-    ride = Ride.objects.create(
-        pickup_lat=PICKUP[0], pickup_lon=PICKUP[1], status="on_board", created_by="operator", cab=cab, permit=permit,
-        driver=permit.holder, on_board_at=timezone.now() - timedelta(minutes=4),
-    )
-    return cab, ride
-
-
-def _trace():
-    now = timezone.now()
-    return [{"t": now - timedelta(minutes=3), "lat": PICKUP[0], "lon": PICKUP[1], "accuracy_m": 8},
-            {"t": now - timedelta(seconds=5), "lat": PICKUP[0] + 0.01, "lon": PICKUP[1], "accuracy_m": 8}]
 
 
 @pytest.mark.article("Art. 43")
 def test_a_repeated_completion_is_answered_as_the_first_and_changes_nothing(on_board):
     cab, ride = on_board
-    first = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), _trace())
-    again = services.ride_complete(ride.pk, cab.pk, Decimal("99.00"), _trace())
+    first = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
+    again = services.ride_complete(ride.pk, cab.pk, Decimal("99.00"), trace())
     assert first.status == again.status == "completed"
     ride.refresh_from_db()
     assert ride.fare == Decimal("12.40") and ride.version == first.version
@@ -48,7 +32,7 @@ def test_another_cab_cannot_complete_the_ride(on_board, working_cab):
     other = working_cab()
     stranger = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
     with pytest.raises(services.DispatchError) as refused:
-        services.ride_complete(ride.pk, stranger.pk, Decimal("12.40"), _trace())
+        services.ride_complete(ride.pk, stranger.pk, Decimal("12.40"), trace())
     assert refused.value.code == "not_your_ride"
 
 
@@ -102,7 +86,7 @@ def test_dispatched_and_street_trips_are_recorded_by_the_one_trips_service(on_bo
     monkeypatch.setattr(services, "record_finished_trip", lambda ride, **kw: calls.append("dispatched") or record(ride, **kw))
     monkeypatch.setattr(street, "record_finished_trip", lambda ride, **kw: calls.append("street") or record(ride, **kw))
     cab, ride = on_board
-    dispatched = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), _trace())
+    dispatched = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
     other = working_cab()
     street_cab = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
     start = timezone.now() - timedelta(minutes=10)

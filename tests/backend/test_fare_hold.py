@@ -13,25 +13,9 @@ from backend.trips.models import Ride
 from dispatch import services as dispatch
 from dispatch.models import Cab
 
+from .trip_helpers import PICKUP, on_board, trace  # noqa: F401 (on_board is a fixture)
+
 pytestmark = pytest.mark.django_db
-PICKUP = (-21.131, -42.367)
-
-
-@pytest.fixture
-def on_board(working_cab):
-    permit = working_cab()
-    cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="ocupado", lat=PICKUP[0], lon=PICKUP[1])
-    ride = Ride.objects.create(
-        pickup_lat=PICKUP[0], pickup_lon=PICKUP[1], status="on_board", created_by="operator", cab=cab, permit=permit,
-        driver=permit.holder, on_board_at=timezone.now() - timedelta(minutes=4),
-    )
-    return cab, ride
-
-
-def _trace():
-    now = timezone.now()
-    return [{"t": now - timedelta(minutes=3), "lat": PICKUP[0], "lon": PICKUP[1], "accuracy_m": 8},
-            {"t": now - timedelta(seconds=5), "lat": PICKUP[0] + 0.01, "lon": PICKUP[1], "accuracy_m": 8}]
 
 
 def _staff():
@@ -43,7 +27,7 @@ def _staff():
 @pytest.mark.article("Art. 43")
 def test_an_absurd_total_is_held_out_of_the_running_statement_until_released(on_board):
     cab, ride = on_board
-    ride = dispatch.ride_complete(ride.pk, cab.pk, Decimal("99999999.99"), _trace())
+    ride = dispatch.ride_complete(ride.pk, cab.pk, Decimal("99999999.99"), trace())
     assert ride.fare_held and ride.meter_disagreement and ride.server_total < Decimal("100")
     assert services.running_statement(cab.permit, cab.driver).gross == Decimal("0")
 
@@ -55,7 +39,7 @@ def test_an_absurd_total_is_held_out_of_the_running_statement_until_released(on_
 @pytest.mark.article("Art. 43")
 def test_a_disagreement_within_the_bound_is_counted_and_shown(on_board):
     cab, ride = on_board
-    dispatch.ride_complete(ride.pk, cab.pk, Decimal("1.00"), _trace())  # an undercharge: flagged, never held
+    dispatch.ride_complete(ride.pk, cab.pk, Decimal("1.00"), trace())  # an undercharge: flagged, never held
     ride.refresh_from_db()
     assert ride.meter_disagreement and not ride.fare_held
     assert services.running_statement(cab.permit, cab.driver).gross == Decimal("1.00")
@@ -68,7 +52,7 @@ def test_a_disagreement_within_the_bound_is_counted_and_shown(on_board):
 @pytest.mark.article("Art. 43")
 def test_only_dimutran_releases_and_an_unknown_ride_is_404(on_board, user_for):
     cab, ride = on_board
-    ride = dispatch.ride_complete(ride.pk, cab.pk, Decimal("500.00"), _trace())
+    ride = dispatch.ride_complete(ride.pk, cab.pk, Decimal("500.00"), trace())
     assert user_for(cab.driver).post(f"/api/rides/{ride.pk}/release-fare/").status_code == 403
     assert _staff().post("/api/rides/999999/release-fare/").status_code == 404
     ride.refresh_from_db()
@@ -97,8 +81,8 @@ def test_the_driver_is_told_why_the_total_is_held_in_the_answer_frame(working_ca
         driver = await connect(DriverConsumer, "/ws/driver/", person.user, "driver", set())
         await driver.until("snapshot")
         ride = await sync_to_async(board)()
-        trace = [dict(f, t=f["t"].isoformat()) for f in _trace()]
-        answer = await driver.ask("ride_updated", type="ride_complete", ride_id=ride.pk, meter_total="99999999.99", trace=trace)
+        fixes = [dict(f, t=f["t"].isoformat()) for f in trace()]
+        answer = await driver.ask("ride_updated", type="ride_complete", ride_id=ride.pk, meter_total="99999999.99", trace=fixes)
         await driver.ws.disconnect()
         return answer
 
