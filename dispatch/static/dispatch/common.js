@@ -71,17 +71,23 @@
     map.createPane("boundary").style.zIndex = 250; // under the streets: the boundary's fill is the land
     map.createPane("streets").style.zIndex = 350; // over the land, under the zone, ranks and cabs (overlayPane, 400)
     streetsLayer(map, layers);
-    // Whoever moves the map first (the user, the page, a fitted boundary or zone) wins: a layer that arrives
-    // later never pulls the view away from where it was taken.
-    map.once("zoomstart movestart", function () { map.taxiFitted = true; });
+    // The page's own fits (a boundary or zone that arrives, the first snapshot's cabs) only frame the map until
+    // someone else moves it: a view the user (or a script acting for them) took is never pulled away later.
+    // Auto fits are synchronous (no animation), so the movestart they fire is known to be theirs.
+    var autoFitting = false;
+    map.on("zoomstart movestart", function () { if (!autoFitting) map.taxiMoved = true; });
+    map.taxiAutoFit = function (bounds, opts) {
+      if (map.taxiMoved || !bounds.isValid()) return;
+      autoFitting = true;
+      try { map.fitBounds(bounds, Object.assign({ animate: false }, opts)); } finally { autoFitting = false; }
+    };
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
       layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
-      if (fit === "boundary" && !map.taxiFitted && layers.boundary.getBounds().isValid()) map.fitBounds(layers.boundary.getBounds(), { padding: [8, 8] });
+      if (fit === "boundary" && !map.taxiFramed) map.taxiAutoFit(layers.boundary.getBounds(), { padding: [8, 8] });
     }).catch(function () { notice("Não foi possível carregar o limite do município.", "error"); });
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
-      var b = layers.zone.getBounds();
-      if (fit === "zone" && !map.taxiFitted && b.isValid()) map.fitBounds(b.pad(0.15));
+      if (fit === "zone") map.taxiAutoFit(layers.zone.getBounds().pad(0.15));
     }).catch(function () {});
     function loadRanks() {
       Promise.all([fetchJSON("/api/geo/ranks.geojson"), fetchJSON("/pontos/filas.json").catch(function () { return { queues: {} }; })]).then(function (res) {
@@ -103,7 +109,10 @@
     }
     loadRanks();
     setInterval(loadRanks, 30000);
-    map.whenReady(function () { setTimeout(function () { map.invalidateSize(); }, 50); });
+    map.whenReady(function () { setTimeout(function () {
+      var was = autoFitting; autoFitting = true;
+      try { map.invalidateSize(); } finally { autoFitting = was; }
+    }, 50); });
     return { map: map, layers: layers, reloadRanks: loadRanks };
   }
 

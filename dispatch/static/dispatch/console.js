@@ -374,15 +374,24 @@
     renderCabTable();
     renderRides();
     Object.keys(state.rides).forEach(function (id) { loadOffers(id); });
-    if (!state.fitted) { state.fitted = true; fitCabs(); }
+    if (!state.fitted) { state.fitted = true; frameCabs(); }
   }
   /** The view that holds every connected cab and open pickup (the municipality when there is none). */
-  function fitCabs() {
+  function cabsBounds() {
     var pts = Object.keys(state.cabs).map(function (k) { return state.cabs[k]; }).filter(function (c) { return c.lat != null; })
       .map(function (c) { return [c.lat, c.lon]; })
       .concat(Object.keys(state.rides).map(function (k) { return state.rides[k].pickup; }).filter(function (p) { return p && p.lat != null; }).map(function (p) { return [p.lat, p.lon]; }));
-    if (pts.length) { map.taxiFitted = true; map.fitBounds(L.latLngBounds(pts).pad(0.15), { maxZoom: 16 }); }
-    else if (base.layers.boundary) map.fitBounds(base.layers.boundary.getBounds());
+    if (pts.length) return L.latLngBounds(pts).pad(0.15);
+    return base.layers.boundary ? base.layers.boundary.getBounds() : null;
+  }
+  /** The first snapshot frames its cabs (over the boundary's fit) unless someone already moved the map. */
+  function frameCabs() {
+    var b = cabsBounds();
+    if (b) { map.taxiFramed = true; map.taxiAutoFit(b, { maxZoom: 16 }); }
+  }
+  function fitCabs() {
+    var b = cabsBounds();
+    if (b) map.fitBounds(b, { maxZoom: 16 });
   }
   document.getElementById("fit-cabs").addEventListener("click", fitCabs);
   document.getElementById("fit-municipality").addEventListener("click", function () {
