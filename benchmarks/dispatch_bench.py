@@ -167,13 +167,13 @@ def fleet_template(n: int, passengers: int) -> str:
     migrations and of ``build_fleet``, so a schema or fleet change never reuses an old copy."""
     import hashlib
     import inspect
-
-    from django.utils import timezone
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
 
     digest = hashlib.sha1(inspect.getsource(build_fleet).encode())
     for path in sorted([*ROOT.glob("backend/**/migrations/0*.py"), *ROOT.glob("dispatch/migrations/0*.py")]):
         digest.update(path.read_bytes())
-    return f"taxi_bench_fleet_{n}_{passengers}_{timezone.localdate():%Y%m%d}_{digest.hexdigest()[:10]}"
+    return f"taxi_bench_fleet_{n}_{passengers}_{datetime.now(ZoneInfo('America/Sao_Paulo')):%Y%m%d}_{digest.hexdigest()[:10]}"
 
 
 def fleet_tokens() -> tuple[list[str], list[str]]:
@@ -248,6 +248,50 @@ def reset_dispatch_state():
     Cab.objects.all().update(online=False, status="fora_de_servico", lat=None, lon=None, cell="", position_at=None)
 
 
+# --- the candidate search against a naive scan (no server) ------------------------------------------
+
+
+def search_benchmark(n_naive: int = 10, n_search: int = 300) -> dict:
+    """Every cab of the fleet free, online and placed in the box; the grid search (``choosing.nearest_free``)
+    against a scan of every free cab with a geodesic distance each (the naive dispatcher's), same pickups."""
+    from django.db.models import Q
+    from django.utils import timezone
+    from geopy.distance import geodesic
+
+    from dispatch import choosing, positions
+    from dispatch.models import Cab, CabStatus
+
+    rng = random.Random(66)
+    now = timezone.now()
+    ids = list(Cab.objects.values_list("pk", flat=True))
+    positions.flush({pk: (CENTRE[0] + rng.uniform(-SPREAD, SPREAD), CENTRE[1] + rng.uniform(-SPREAD, SPREAD), now) for pk in ids})
+    Cab.objects.update(status=CabStatus.FREE, online=True)
+
+    def naive(lat, lon):
+        free = Cab.objects.filter(Q(status=CabStatus.FREE) & Q(online=True)).select_related("permit", "driver")
+        ranked = sorted((geodesic((lat, lon), (c.lat, c.lon)).meters, c.pk) for c in free if c.lat is not None)
+        return [pk for _d, pk in ranked[:choosing.CANDIDATES_PER_OFFER]]
+
+    pickups = [(CENTRE[0] + rng.uniform(-SPREAD, SPREAD) * 0.8, CENTRE[1] + rng.uniform(-SPREAD, SPREAD) * 0.8) for _ in range(n_search)]
+    for lat, lon in pickups[:20]:  # warm: prepared plans, caches
+        choosing.nearest_free(lat, lon, set())
+    search_s, answers = [], []
+    for lat, lon in pickups:
+        t = time.perf_counter()
+        found = choosing.nearest_free(lat, lon, set())
+        search_s.append(time.perf_counter() - t)
+        answers.append([c.cab.pk for c in found])
+    naive_s, same = [], 0
+    for k, (lat, lon) in enumerate(pickups[:n_naive]):
+        t = time.perf_counter()
+        scanned = naive(lat, lon)
+        naive_s.append(time.perf_counter() - t)
+        same += scanned == answers[k]
+    Cab.objects.update(status="fora_de_servico", online=False)
+    return {"cabs": len(ids), "search_ms": pct(search_s, 50) * 1000, "search_p99_ms": pct(search_s, 99) * 1000,
+            "naive_ms": pct(naive_s, 50) * 1000, "same": same, "compared": len(naive_s)}
+
+
 # --- servers ------------------------------------------------------------------------------------
 
 
@@ -308,7 +352,7 @@ class Servers:
         for _ in range(count):
             port = free_port()
             log = open(tmp / f"daphne-{port}.log", "w")
-            p = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            p = subprocess.Popen([sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
                                   "--websocket_connect_timeout", "30", app],
                                  cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
             self.processes.append(p)
@@ -569,7 +613,8 @@ def _iso(ts):
     return datetime.fromtimestamp(ts, timezone.utc).isoformat()
 
 
-def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None):
+def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None,
+            hops_file: Path | None = None):
     """Run the load from ``args.client_procs`` cab processes and one passenger process; measure three windows."""
     import multiprocessing as mp
 
@@ -650,7 +695,36 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         "rtt_p50_ms": pct(busy_rtts, 50) * 1000, "rtt_p99_ms": pct(busy_rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
         "completed": completed, "escalated": escalated, "errors": errors,
+        "hops": hop_times(hops_file, requests, offers, t2) if hops_file and not echo else [],
     }
+
+
+HOPS = (("send", "consumer", "passenger client sends -> consumer handles the frame"),
+        ("consumer", "worker", "-> the offering worker starts"),
+        ("worker", "chosen", "the worker chooses and writes (request_ride)"),
+        ("chosen", "loop", "-> result back on the event loop"),
+        ("loop", "outbox", "-> the outbox sends the offer"),
+        ("outbox", "relay", "-> the cab's consumer relays it"),
+        ("relay", "sent", "-> sent"),
+        ("sent", "read", "-> the cab's client reads it"))
+
+
+def hop_times(path: Path, requests: dict, offers: dict, since: float) -> list[tuple[str, float, float, float, int]]:
+    """Per hop of the measured requests (sent after ``since``): label, p50, p90, p99 (ms), count; from the
+    server's marks (dispatch/hops.py) and the clients' send and read times."""
+    marks: dict = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            ride, hop, at = line.split()
+            marks.setdefault(ride, {})[hop] = float(at)
+    for ride, t in requests.items():
+        if t >= since and ride in offers:
+            marks.setdefault(str(ride), {}).update(send=t, read=offers[ride])
+    rows = []
+    for start, end, label in HOPS:
+        spans = [m[end] - m[start] for ride, m in marks.items() if start in m and end in m and m.get("send", 0) >= since]
+        rows.append((label, pct(spans, 50) * 1000, pct(spans, 90) * 1000, pct(spans, 99) * 1000, len(spans)))
+    return rows
 
 
 def linear_capacity(r) -> float:
@@ -702,6 +776,12 @@ def print_table(rows, args):
                      f"fixed {fixed * 100:.1f}% + {marginal * 1e6:.0f} us/position (x{args.surge:g} surge) -> "
                      f"saturated ~ {saturated:.0f} positions/s (~{saturated * args.tick:.0f} cabs)")
         print(f"  {r['name']}: " + "; ".join(notes))
+    for r in rows:
+        if r["hops"]:
+            print(f"\n  [{r['name']}] where a request's time goes (ms):")
+            print(f"    {'hop':<52} {'p50':>7} {'p90':>7} {'p99':>7} {'n':>5}")
+            for label, p50, p90, p99, n in r["hops"]:
+                print(f"    {label:<52} {p50:7.1f} {p90:7.1f} {p99:7.1f} {n:5d}")
     if "memory" in by:
         for other in ("redis", "pubsub"):
             if other in by:
@@ -711,6 +791,12 @@ def print_table(rows, args):
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
+
+
+def print_search(r: dict) -> None:
+    print(f"  [search] {r['cabs']} free cabs: grid search p50 {r['search_ms']:.2f} ms (p99 {r['search_p99_ms']:.2f}), "
+          f"naive scan p50 {r['naive_ms']:.0f} ms: {r['naive_ms'] / r['search_ms']:.0f}x; "
+          f"same 8 nearest in {r['same']}/{r['compared']}", flush=True)
 
 
 def main():
@@ -763,7 +849,7 @@ def main():
         "from backend.settings import *  # noqa\n"
         "CHANNEL_LAYERS = {'default': {'BACKEND': 'channels_redis.pubsub.RedisPubSubChannelLayer',\n"
         "    'CONFIG': {'hosts': [{'address': REDIS_URL}]}}}\n")
-    rows = []
+    rows, search = [], None
     try:
         import django
 
@@ -781,7 +867,11 @@ def main():
         # The servers run as in production (docker-compose.yml): DEBUG off (no query log), persistent connections.
         base_env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp}", DATABASE_CONN_MAX_AGE="600", DJANGO_DEBUG="0",
                         DJANGO_SECRET_KEY="benchmark-only", DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost")
-        for name in scenarios:
+        if "search" in scenarios:
+            search = search_benchmark()
+            print_search(search)
+            connections.close_all()
+        for name in [s for s in scenarios if s != "search"]:
             env = dict(base_env)
             app, count = "backend.asgi:application", 1
             if name == "echo":
@@ -796,11 +886,13 @@ def main():
                 redis.Redis.from_url(args.redis_url).flushdb()
                 if name == "pubsub":
                     env["DJANGO_SETTINGS_MODULE"] = "bench_pubsub_settings"
+            env["DISPATCH_TRACE_HOPS"] = str(tmp / f"hops-{name}.log")
             reset_dispatch_state()
             connections.close_all()
             servers = Servers(app, count, env, tmp)
             try:
-                rows.append(measure(name, servers, tokens, pax, args, name == "echo", env.get("REDIS_URL"), db.name))
+                rows.append(measure(name, servers, tokens, pax, args, name == "echo", env.get("REDIS_URL"), db.name,
+                                    Path(env["DISPATCH_TRACE_HOPS"])))
             finally:
                 servers.stop()
             r = rows[-1]
@@ -819,6 +911,8 @@ def main():
     print(f"dispatch benchmark: {args.cabs} cabs, a position every {args.tick:g} s, {args.rps:g} requests/s, "
           f"{args.duration:g} s measured per scenario, db {args.db}, {os.cpu_count()} cores (client on the same machine)")
     print_table(rows, args)
+    if search:
+        print_search(search)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,21 @@ Passengers: the first frame is ``{"type": "auth", "token": ...}``.
 Operators: the Django session, behind origin validation.
 """
 
-from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from rest_framework.authtoken.models import Token
 
-from backend.accounts.tokens import live_user
+from backend.accounts.tokens import is_live
+
+from . import connecting
 
 
-@database_sync_to_async
-def _user_for_token(key: str):
-    return live_user(key, related=("user__person",)) or AnonymousUser()
+def users_for_tokens(keys: list[str]) -> list:
+    """The live user of each key (with their person), or AnonymousUser: one statement for a batch of connections."""
+    tokens = Token.objects.select_related("user", "user__person").in_bulk(keys)
+    return [tokens[k].user if k in tokens and is_live(tokens[k]) else AnonymousUser() for k in keys]
+
+
+_user_for_token = connecting.Batched(users_for_tokens)
 
 
 class DriverTokenAuthMiddleware:

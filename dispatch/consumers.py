@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, offering, protocol, pump, services, snapshots, street, wire
+from . import background, connecting, events, hops, offering, protocol, pump, services, snapshots, street, wire
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -137,6 +137,10 @@ class _Base(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
 
+_go_online = connecting.Batched(services.go_online_many)
+_driver_snapshot = connecting.Batched(snapshots.for_drivers)
+
+
 class DriverConsumer(_Base):
     role = "driver"
 
@@ -147,19 +151,19 @@ class DriverConsumer(_Base):
         if person is None:
             await self.close(code=4401)  # rejects the handshake: no valid token
             return
-        try:
-            self.cab = await database_sync_to_async(services.go_online)(person, self.channel_name)
-        except services.DispatchError as exc:
+        outcome = await _go_online((person, self.channel_name))
+        if isinstance(outcome, services.DispatchError):
             await self.accept()
-            await self.send_json(wire.error(exc))
+            await self.send_json(wire.error(outcome))
             await self.close(code=POLICY_VIOLATION)
             return
+        self.cab = outcome
         await super().connect()
 
     async def on_connect(self):
         await self.join(events.cab_group(self.cab.permit_id))
         await self.join("cabs")
-        await self.send_json(await database_sync_to_async(snapshots.for_driver)(self.cab))
+        await self.send_json(await _driver_snapshot(self.cab))
 
     async def disconnect(self, code):
         if self.cab is not None:
@@ -174,7 +178,9 @@ class DriverConsumer(_Base):
                 await self.send_json(wire.SUSPENDED(reasons=[r.as_dict(_) for r in decision.reasons]))
                 await self.close(code=POLICY_VIOLATION)
             return
+        hops.mark_offer(message, "relay")
         await self.send_json(message)
+        hops.mark_offer(message, "sent")
 
     def refusal_context(self, kind: str, data: dict) -> dict:
         """A refused street trip names it, so the app knows which queued trip was refused."""
@@ -185,7 +191,7 @@ class DriverConsumer(_Base):
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
-        cab = await database_sync_to_async(services.set_status)(self.cab.pk, data["status"])
+        cab = await connecting.run(services.set_status, self.cab.pk, data["status"])
         await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):
@@ -264,7 +270,12 @@ class PassengerConsumer(_Base):
         await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
+        received = time.perf_counter()
         ride = await offering.run(services.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
+        if hops.PATH:
+            for hop, at in zip(("consumer", "worker", "chosen"), (received, *(hops.worker_span.get() or ()))):
+                hops.mark(ride.pk, hop, at)
+            hops.mark(ride.pk, "loop")
         await self.join(events.ride_group(ride.pk))
         await self.send_json(wire.RIDE_UPDATE(ride=await database_sync_to_async(snapshots.ride)(ride)))
 

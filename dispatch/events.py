@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from . import wire
+from . import hops, wire
 
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
@@ -39,6 +39,15 @@ def cab_group(permit_id: int) -> str:
 
 def ride_group(ride_id: int) -> str:
     return f"ride.{ride_id}"
+
+
+def listened(group: str) -> bool:
+    """Whether ``group`` may have members: known for the in-memory layer, assumed for the others.
+
+    For a large message (the once-a-second positions for operators) that nobody would receive.
+    """
+    members = getattr(get_channel_layer(), "groups", None)  # InMemoryChannelLayer's {group: {channel: expiry}}
+    return not isinstance(members, dict) or bool(members.get(group))
 
 
 def announce(group: str, message: dict) -> None:
@@ -66,6 +75,7 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
     layer = get_channel_layer()
     while True:
         group, message = await outbox.get()
+        hops.mark_offer(message, "outbox")
         try:
             await layer.group_send(group, {"type": "relay", "message": message})
         except Exception:  # one failed send must not stop the others; clients re-sync from snapshots

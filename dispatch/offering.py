@@ -28,7 +28,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
-from . import events
+from . import events, hops
 
 # Threads of their own, each with its own database connection: an offer never waits behind other
 # rides' trip steps on Channels' one database thread.
@@ -71,12 +71,13 @@ async def run(func, *args, **kwargs):
     if not settings.DISPATCH_OFFER_PROCESSES:
         return await database_sync_to_async(func, thread_sensitive=False, executor=_threads)(*args, **kwargs)
     try:
-        result, announced = await asyncio.get_running_loop().run_in_executor(
+        result, announced, span = await asyncio.get_running_loop().run_in_executor(
             _workers(), functools.partial(_in_worker, func, args, kwargs)
         )
     except BrokenProcessPool:
         _forget_workers()  # the next call starts new ones
         raise
+    hops.worker_span.set(span)
     for group, message in announced:
         events.post(group, message)
     return result
@@ -120,9 +121,10 @@ def _exit_with(parent: int) -> None:
 
 
 def _in_worker(func, args, kwargs):
+    started = time.perf_counter()
     announced = events.collect()
     close_old_connections()
     try:
-        return func(*args, **kwargs), announced
+        return func(*args, **kwargs), announced, (started, time.perf_counter())
     finally:
         close_old_connections()

@@ -49,9 +49,10 @@ def flush(batch: dict[int, tuple[float, float, datetime]]) -> int:
     zones = [_ZONE_BY_CODE[int(code)] for code in classifier().classify_codes(lons, lats)]
     cells = [grid.cell_of(lat, lon) for lat, lon in zip(lats, lons)]
     _write(ids, lats, lons, [batch[i][2] for i in ids], cells, zones)
-    events.announce(events.OPERATORS, wire.POSITIONS(cabs=[
-        {"id": cab_id, "lat": lat, "lon": lon, "zone": zone} for cab_id, lat, lon, zone in zip(ids, lats, lons, zones)
-    ]))
+    if events.listened(events.OPERATORS):  # thousands of entries: not built for nobody
+        events.announce(events.OPERATORS, wire.POSITIONS(cabs=[
+            {"id": cab_id, "lat": lat, "lon": lon, "zone": zone} for cab_id, lat, lon, zone in zip(ids, lats, lons, zones)
+        ]))
     # Rides under way are few: read them all rather than filter by thousands of cab ids.
     for ride_id, cab_id in Ride.objects.filter(status__in=ACTIVE_RIDE_STATUSES).values_list("pk", "cab_id"):
         if cab_id in batch:
@@ -63,9 +64,10 @@ def flush(batch: dict[int, tuple[float, float, datetime]]) -> int:
 def _write(ids, lats, lons, ats, cells, zones) -> None:
     """Write the batch in one statement on PostgreSQL (arrays unnested), one prepared UPDATE per row elsewhere.
 
-    Django's bulk_update builds a CASE per row and column: ~4x the CPU of either. On PostgreSQL the
-    arrays travel as bound parameters (a server-binding cursor): Django's client-side binding would
-    quote thousands of values in Python first.
+    Django's bulk_update builds a CASE per row and column: ~4x the CPU of either. On PostgreSQL each
+    column travels as one bound array literal built with ``str.join`` (psycopg's adaptation of a list
+    looks at every element: ~14 ms of 52 for 2,000 rows); every value is a number, a timestamp or a
+    word of the grid or the zones, none of which an array literal must quote.
     """
     quote = connection.ops.quote_name
     table, columns = quote(Cab._meta.db_table), ("lat", "lon", "position_at", "cell", "zone")
@@ -74,11 +76,12 @@ def _write(ids, lats, lons, ats, cells, zones) -> None:
 
         connection.ensure_connection()
         assignments = ", ".join(f"{quote(c)} = v.{quote(c)}" for c in columns)
+        arrays = [_array(ids), _array(lats), _array(lons), _array(at.isoformat() for at in ats), _array(cells), _array(zones)]
         with psycopg.Cursor(connection.connection) as cursor:
             cursor.execute(
                 f"UPDATE {table} SET {assignments} FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::timestamptz[], "
                 f"%s::text[], %s::text[]) AS v(id, lat, lon, position_at, cell, zone) WHERE {table}.{quote('id')} = v.id",
-                [ids, lats, lons, ats, cells, zones],
+                arrays,
             )
         return
     position_at = Cab._meta.get_field("position_at")
@@ -87,6 +90,11 @@ def _write(ids, lats, lons, ats, cells, zones) -> None:
     sql = "UPDATE {} SET {} WHERE {} = %s".format(table, ", ".join(f"{quote(c)} = %s" for c in columns), quote("id"))
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+def _array(values) -> str:
+    """A PostgreSQL array literal of values whose text needs no quoting (numbers, ISO instants, cells, zones)."""
+    return "{" + ",".join(map(str, values)) + "}"
 
 
 buffer = PositionBuffer()

@@ -38,14 +38,24 @@ def live_connections(now: datetime | None = None):
     return CabConnection.objects.filter(process__lease_until__gt=now or timezone.now())
 
 
-def other_driver_connected(cab: Cab, person_id: int) -> bool:
-    return live_connections().filter(cab=cab).exclude(driver_id=person_id).exists()
+def drivers_connected(cab_ids: list[int]) -> dict[int, set[int]]:
+    """The people connected to each of these cabs in a live process."""
+    found: dict[int, set[int]] = {}
+    for cab_id, driver_id in live_connections().filter(cab_id__in=cab_ids).values_list("cab_id", "driver_id"):
+        found.setdefault(cab_id, set()).add(driver_id)
+    return found
 
 
-def open_connection(cab: Cab, person_id: int, channel_name: str) -> None:
+def open_connections(connections: list[tuple[Cab, int, str]]) -> None:
+    """Record sockets: (cab, driver's person id, channel name) each."""
+    if not connections:
+        return
     # Only made if missing (the first socket): renewing here would make every connect wait on the process's row.
     ServingProcess.objects.get_or_create(name=PROCESS, defaults={"lease_until": timezone.now() + lease()})
-    CabConnection.objects.create(cab=cab, driver_id=person_id, process_id=PROCESS, channel_name=channel_name)
+    CabConnection.objects.bulk_create([
+        CabConnection(cab=cab, driver_id=person_id, process_id=PROCESS, channel_name=channel_name)
+        for cab, person_id, channel_name in connections
+    ])
 
 
 def close_connection(cab_id: int, channel_name: str) -> bool:

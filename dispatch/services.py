@@ -71,31 +71,62 @@ def driven_permit(person: Person) -> Permit | None:
     return selectors.driven_permit(person, (Permit.Status.ACTIVE,))[0]
 
 
-@transaction.atomic
 def go_online(person: Person, channel_name: str | None = None) -> Cab:
     """A driver connects: the registry must allow them to work this cab now, and nobody else may be driving it.
 
     The connection is recorded (``dispatch.presence``): the cab stays online while any of its sockets is open in a
     live process. The cab's row is locked, so two drivers connecting at once cannot both pass.
     """
-    permit = driven_permit(person)
-    if permit is None:
-        raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
-    cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
-    if presence.other_driver_connected(cab, person.pk):
-        raise DispatchError("cab_in_use", _("Este táxi já está em serviço com outro motorista conectado. "
-                                            "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
-    if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
-        cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
-    cab.permit, cab.driver = permit, person
-    decision = may_work(cab, store=False)
-    if not decision:
-        raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
-    cab.online = True
-    cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
-    presence.open_connection(cab, person.pk, channel_name or f"direct!{uuid.uuid4().hex}")
-    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
-    return cab
+    outcome = go_online_many([(person, channel_name)])[0]
+    if isinstance(outcome, DispatchError):
+        raise outcome
+    return outcome
+
+
+@transaction.atomic
+def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | DispatchError]:
+    """:func:`go_online` for many connections at once (after a restart every driver reconnects): the same checks
+    for each, a few statements and one commit for all. Each arrival gets its cab or the error refusing it."""
+    outcomes: list = [None] * len(arrivals)
+    permits: dict[int, Permit] = {}
+    for k, (person, _channel) in enumerate(arrivals):
+        permit = driven_permit(person)
+        if permit is None:
+            outcomes[k] = DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
+        else:
+            permits[k] = permit
+    # Rows locked in one order (the flush and the other paths lock one cab or ascending ids): no deadlock.
+    cabs = {c.permit_id: c for c in Cab.objects.select_for_update().filter(permit__in=permits.values()).order_by("pk")}
+    for permit in permits.values():
+        if permit.pk not in cabs:
+            cabs[permit.pk] = Cab.objects.select_for_update().get_or_create(permit=permit)[0]
+    drivers_connected = presence.drivers_connected([c.pk for c in cabs.values()])  # cab id -> person ids
+    online, connections = {}, []
+    for k, permit in permits.items():
+        person, channel = arrivals[k]
+        cab = cabs[permit.pk]
+        if drivers_connected.get(cab.pk, set()) - {person.pk}:
+            outcomes[k] = DispatchError("cab_in_use", _(
+                "Este táxi já está em serviço com outro motorista conectado. "
+                "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
+            continue
+        if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
+            cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
+        cab.permit, cab.driver = permit, person
+        decision = may_work(cab, store=False)
+        if not decision:
+            outcomes[k] = DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
+            continue
+        cab.online = True
+        drivers_connected.setdefault(cab.pk, set()).add(person.pk)  # a second driver in the same batch is refused
+        online[cab.pk] = cab
+        connections.append((cab, person.pk, channel or f"direct!{uuid.uuid4().hex}"))
+        outcomes[k] = cab
+    Cab.objects.bulk_update(online.values(), ["driver", "online", "compliance_facts", "facts_epoch"])
+    presence.open_connections(connections)
+    for cab in online.values():
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    return outcomes
 
 
 @transaction.atomic

@@ -1,0 +1,54 @@
+"""A reconnection storm is served in batches (dispatch.connecting) with go_online's checks for each arrival (Art. 66)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+
+from backend.registry.services import auxiliaries
+from dispatch import connecting, services, snapshots
+from dispatch.models import Cab, CabConnection
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.article("Art. 66")
+def test_a_batch_brings_each_allowed_driver_online_and_refuses_the_others_one_by_one(working_cab, make_person, today):
+    first, second = working_cab(), working_cab()
+    aux = make_person()
+    auxiliaries.authorize_auxiliary(permit=first, person=aux, on=today - timedelta(days=30))
+    nobody = make_person()  # drives no permit
+    outcomes = services.go_online_many([
+        (first.holder, "a"), (nobody, "b"), (aux, "c"),  # the auxiliary asks for the cab its holder just took
+        (second.holder, "d"),
+    ])
+    assert isinstance(outcomes[0], Cab) and outcomes[0].permit_id == first.pk and outcomes[0].online
+    assert [getattr(o, "code", None) for o in outcomes[1:3]] == ["no_permit", "cab_in_use"]
+    assert isinstance(outcomes[3], Cab) and outcomes[3].permit_id == second.pk
+    assert sorted(CabConnection.objects.values_list("channel_name", flat=True)) == ["a", "d"]
+    assert set(Cab.objects.filter(online=True).values_list("permit_id", flat=True)) == {first.pk, second.pk}
+    snapshot_first, snapshot_second = snapshots.for_drivers(outcomes[0::3])
+    assert snapshot_first["cab"]["permit_id"] == first.pk and snapshot_second["cab"]["permit_id"] == second.pk
+
+
+def test_what_is_asked_in_the_same_turn_goes_in_one_call_and_a_failure_reaches_each_caller():
+    calls = []
+
+    def double_many(items):
+        calls.append(list(items))
+        if "boom" in items:
+            raise ValueError("boom")
+        return [2 * i for i in items]
+
+    batched = connecting.Batched(double_many)
+
+    async def scenario():
+        together = await asyncio.gather(*(batched(i) for i in range(5)))
+        failures = await asyncio.gather(batched("boom"), batched(7), return_exceptions=True)
+        return together, failures
+
+    together, failures = asyncio.run(scenario())
+    assert together == [0, 2, 4, 6, 8] and calls[0] == [0, 1, 2, 3, 4]
+    assert all(isinstance(f, ValueError) for f in failures) and calls[1] == ["boom", 7]
