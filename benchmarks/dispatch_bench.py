@@ -346,13 +346,22 @@ def redis_pid(url: str) -> int | None:
         return None
 
 
+def server_cores(count: int) -> list[int]:
+    """``--pin``: the cores the servers get, one each, from the last; the clients keep the others (if any)."""
+    cores = sorted(os.sched_getaffinity(0))
+    return cores[-count:] if count <= len(cores) else []
+
+
 class Servers:
-    def __init__(self, app: str, count: int, env: dict, tmp: Path):
+    def __init__(self, app: str, count: int, env: dict, tmp: Path, pin: bool = False):
         self.processes, self.ports = [], []
-        for _ in range(count):
+        self.cores = server_cores(count) if pin else []
+        for k in range(count):
             port = free_port()
             log = open(tmp / f"daphne-{port}.log", "w")
-            p = subprocess.Popen([sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
+            # pinned with taskset: the server and its offering worker (a child inherits the affinity) on one core
+            taskset = ["taskset", "-c", str(self.cores[k])] if self.cores else []
+            p = subprocess.Popen([*taskset, sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
                                   "--websocket_connect_timeout", "30", app],
                                  cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
             self.processes.append(p)
@@ -599,8 +608,10 @@ async def _run_share(load: Load, go_requests, stop, report):
                 dict(load.errors)))
 
 
-def client_process(role, ports, tokens, first_index, args, echo, counter, rate, go_requests, stop, report):
+def client_process(role, ports, tokens, first_index, args, echo, counter, rate, go_requests, stop, report, avoid=()):
     """Entry point of a load-client process (multiprocessing, spawn)."""
+    if set(avoid) and set(os.sched_getaffinity(0)) - set(avoid):
+        os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - set(avoid))  # --pin: off the servers' cores
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     gc.set_threshold(50_000, 50, 100)
@@ -624,10 +635,12 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     shares = [(i * len(tokens) // k, tokens[i * len(tokens) // k:(i + 1) * len(tokens) // k]) for i in range(k)]
     counters = [ctx.Value("q", 0, lock=False) for _ in shares]
     rate = ctx.Value("d", 1.0, lock=False)
-    procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, rate, go_requests, stop, report))
+    avoid = tuple(servers.cores)
+    procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, rate, go_requests, stop, report,
+                                                      avoid))
              for (first, share), counter in zip(shares, counters)]
     procs.append(ctx.Process(target=client_process, args=("passengers", servers.ports, pax, 0, args, echo, ctx.Value("q", 0, lock=False),
-                                                           rate, go_requests, stop, report)))
+                                                           rate, go_requests, stop, report, avoid)))
     positions = lambda: sum(c.value for c in counters)  # noqa: E731
     t0 = time.perf_counter()
     for p in procs:
@@ -727,6 +740,9 @@ def hop_times(path: Path, requests: dict, offers: dict, since: float) -> list[tu
     return rows
 
 
+SATURATED = 0.9  # a process at this share of its core or more in the surge window is taken as saturated
+
+
 def linear_capacity(r) -> float:
     """Positions/s at 100% CPU in every process if each position cost the CPU per position measured."""
     return r["processes"] * 1e6 / r["cpu_per_pos_us"]
@@ -771,10 +787,15 @@ def print_table(rows, args):
         notes = []
         if echo:
             notes.append(f"CPU/position = {r['cpu_per_pos_us'] / echo['cpu_per_pos_us']:.2f}x echo")
+            notes.append(f"connecting {r['connect_s'] / echo['connect_s']:.2f}x echo's time")
         fixed, marginal, saturated = capacity(r)
         notes.append(f"linear capacity at 100% CPU ~ {linear_capacity(r):.0f} positions/s; "
                      f"fixed {fixed * 100:.1f}% + {marginal * 1e6:.0f} us/position (x{args.surge:g} surge) -> "
                      f"saturated ~ {saturated:.0f} positions/s (~{saturated * args.tick:.0f} cabs)")
+        per_process = r["surge_cpu_util"] / r["processes"]
+        measured = "measured: saturated" if per_process >= SATURATED else "not saturated"
+        notes.append(f"surge window {r['surge_pos_per_s']:.0f} positions/s at {per_process * 100:.0f}% of each process's core "
+                     f"({measured})")
         print(f"  {r['name']}: " + "; ".join(notes))
     for r in rows:
         if r["hops"]:
@@ -787,7 +808,9 @@ def print_table(rows, args):
             if other in by:
                 print(f"  {other} (2 processes) / memory (1 process): saturated capacity "
                       f"{capacity(by[other])[2] / capacity(by['memory'])[2]:.2f}x, "
-                      f"linear {linear_capacity(by[other]) / linear_capacity(by['memory']):.2f}x")
+                      f"linear {linear_capacity(by[other]) / linear_capacity(by['memory']):.2f}x, "
+                      f"surge windows {by[other]['surge_pos_per_s'] / by['memory']['surge_pos_per_s']:.2f}x the positions "
+                      f"for {by[other]['surge_cpu_util'] / max(1e-9, by['memory']['surge_cpu_util']):.2f}x the CPU")
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
@@ -819,6 +842,8 @@ def main():
     parser.add_argument("--connect-concurrency", type=int, default=64)
     parser.add_argument("--client-procs", type=int, default=2,
                         help="processes that hold the cabs' websockets (plus one for the passengers)")
+    parser.add_argument("--pin", action="store_true",
+                        help="taskset each server (with its offering worker) to a core of its own, the clients to the others")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     parser.add_argument("--reuse-fleet", action="store_true",
                         help="PostgreSQL: keep the built fleet in a template database and copy it on later runs "
@@ -889,7 +914,7 @@ def main():
             env["DISPATCH_TRACE_HOPS"] = str(tmp / f"hops-{name}.log")
             reset_dispatch_state()
             connections.close_all()
-            servers = Servers(app, count, env, tmp)
+            servers = Servers(app, count, env, tmp, pin=args.pin)
             try:
                 rows.append(measure(name, servers, tokens, pax, args, name == "echo", env.get("REDIS_URL"), db.name,
                                     Path(env["DISPATCH_TRACE_HOPS"])))

@@ -68,11 +68,14 @@ class Choice:
 # columns, its permit's number and its driver's name; any other field of the permit or the person
 # is loaded only if read (deferred fields), as when the compliance facts must be read again.
 # The nearest few are picked before the joins: joining every free cab of the squares doubled the
-# statement's time.
+# statement's time. On PostgreSQL the cells and the excluded cabs are arrays, so the statement's
+# text is always the same and it is prepared once per connection: parsing and planning it was
+# most of what was left (~40% of a search at 10,000 cabs).
+_CAB_COLUMNS = ("id", "permit_id", "driver_id", "status", "online", "lat", "lon", "cell", "zone", "position_at",
+                "compliance_facts", "facts_epoch")
 _FREE_CABS = """
 SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
-  SELECT c.id, c.permit_id, c.driver_id, c.status, c.online, c.lat, c.lon, c.cell, c.zone, c.position_at,
-         c.compliance_facts, c.facts_epoch,
+  SELECT {columns},
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
   WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND c.zone <> %s AND {where}
@@ -82,7 +85,7 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
 JOIN registry_permit p ON p.id = c.permit_id
 JOIN registry_person d ON d.id = c.driver_id
 ORDER BY c.flat2, c.id
-"""
+""".replace("{columns}", ", ".join(f"c.{name}" for name in _CAB_COLUMNS))
 
 
 def _placeholders(values) -> str:
@@ -97,19 +100,55 @@ def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[in
     """
     if not among:
         return []
-    fresh = connection.ops.adapt_datetimefield_value(timezone.now() - POSITION_FRESH)
-    sql = _FREE_CABS.format(
-        where=f"c.{column} IN ({_placeholders(among)})",
-        exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
-    )
+    fresh = timezone.now() - POSITION_FRESH
     shrink2 = math.cos(math.radians(lat)) ** 2
+    head = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True]
     # a cab last seen outside the municipality is kept on the map but is never a candidate (Art. 25)
-    params = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True, fresh, OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
-    cabs = list(Cab.objects.raw(sql, params))
-    for cab in cabs:
-        cab.permit = Permit.from_db(cab._state.db, ["id", "number"], [cab.permit_id, cab.permit_number])
-        cab.driver = Person.from_db(cab._state.db, ["id", "full_name"], [cab.driver_id, cab.driver_name])
-    return cabs
+    if connection.vendor == "postgresql":
+        import psycopg
+
+        sql = _FREE_CABS.format(where=f"c.{column} = ANY(%s)", exclude=" AND c.id <> ALL(%s)")
+        params = [*head, fresh, OUTSIDE, list(among), OfferStatus.PENDING, sorted(exclude), limit]
+        connection.ensure_connection()
+        with psycopg.Cursor(connection.connection) as cursor:  # server-side binding: a prepared statement
+            rows = cursor.execute(sql, params, prepare=True).fetchall()
+    else:
+        sql = _FREE_CABS.format(
+            where=f"c.{column} IN ({_placeholders(among)})",
+            exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
+        )
+        params = [*head, connection.ops.adapt_datetimefield_value(fresh), OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    converters = _converters()
+    return [_cab(row, converters) for row in rows]
+
+
+def _converters() -> list[tuple[int, list]]:
+    """The database's and the fields' converters of each cab column, as a queryset would apply them."""
+    found = []
+    for i, name in enumerate(_CAB_COLUMNS):
+        field = Cab._meta.get_field(name)
+        col = field.get_col(Cab._meta.db_table)
+        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        if converters:
+            found.append((i, [(converter, col) for converter in converters]))
+    return found
+
+
+def _cab(row, converters) -> Cab:
+    """A cab row of the statement above as a model instance with its permit's number and its driver's name."""
+    n = len(_CAB_COLUMNS)
+    values = list(row[:n])
+    for i, steps in converters:
+        for converter, col in steps:
+            values[i] = converter(values[i], col, connection)
+    cab = Cab.from_db(connection.alias, _CAB_COLUMNS, values)
+    cab.flat2 = row[n]
+    cab.permit = Permit.from_db(connection.alias, ["id", "number"], [cab.permit_id, row[n + 1]])
+    cab.driver = Person.from_db(connection.alias, ["id", "full_name"], [cab.driver_id, row[n + 2]])
+    return cab
 
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
