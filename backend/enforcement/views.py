@@ -16,11 +16,16 @@ from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Person
 from taxilaw import penalties as law
 
-from . import selectors, services
+from . import selectors
 from . import serializers as s
 from .authentication import PassengerAuthentication
 from .models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
 from .permissions import DimutranOrInfractor, DimutranWritesOthersRead, IsPassenger, person_of
+from .services import appeals as appeal_services
+from .services import autos as auto_services
+from .services import complaints as complaint_services
+from .services import decisions as decision_services
+from .services import fines as fine_services
 
 
 def _own_or_dimutran(request, person_id):
@@ -76,7 +81,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     def create(self, request):
         """Draw up an auto from an inspector's observation (Art. 60, Art. 61)."""
         data = valid(s.AutoCreateSerializer, request)
-        auto = services.issue(inspector=request.user, **data)
+        auto = auto_services.issue(inspector=request.user, **data)
         return self._ok(auto, status.HTTP_201_CREATED)
 
     @extend_schema(request=s.DeliverCopySerializer, responses=s.AutoSerializer)
@@ -84,7 +89,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     def deliver_copy(self, request, pk=None):
         """The infractor received the copy of the auto (Art. 62)."""
         data = valid(s.DeliverCopySerializer, request)
-        return self._ok(services.deliver_copy(auto=self._auto(pk), delivered_on=data["delivered_on"]))
+        return self._ok(auto_services.deliver_copy(auto=self._auto(pk), delivered_on=data["delivered_on"]))
 
     @extend_schema(request=s.AutoDefenceCreateSerializer, responses=s.AutoSerializer)
     @action(detail=True, methods=["post"])
@@ -92,7 +97,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
         """The written defence within 5 days of receipt (Art. 63, §1)."""
         auto = self._auto(pk)
         data = valid(s.AutoDefenceCreateSerializer, request)
-        services.file_defence(auto=auto, text=data["text"], filed_on=_filed_on(request, data))
+        auto_services.file_defence(auto=auto, text=data["text"], filed_on=_filed_on(request, data))
         return self._ok(auto, status.HTTP_201_CREATED)
 
     @extend_schema(request=s.AutoDecideSerializer, responses=s.AutoSerializer)
@@ -100,8 +105,8 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
     def decide(self, request, pk=None):
         """Judge the auto: penalties cumulated, fines with recidivism (Art. 54-59, Art. 63)."""
         data = valid(s.AutoDecideSerializer, request)
-        choices = [services.PenaltyChoice(**p) for p in data["penalties"]]
-        services.decide(
+        choices = [decision_services.PenaltyChoice(**p) for p in data["penalties"]]
+        decision_services.decide(
             auto=self._auto(pk), decided_on=data["decided_on"], reasoning=data["reasoning"], upheld=data["upheld"],
             choices=choices, involuntary=data["involuntary"], serious_consequences=data["serious_consequences"],
         )
@@ -114,7 +119,7 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
         auto = self._auto(pk)
         decision = get_object_or_404(PenaltyDecision, auto=auto)
         data = valid(s.EnforcementNotifySerializer, request)
-        services.notify_decision(decision=decision, notified_on=data["notified_on"])
+        decision_services.notify_decision(decision=decision, notified_on=data["notified_on"])
         return self._ok(auto)
 
     @extend_schema(responses=s.AutoDeadlinesSerializer)
@@ -156,7 +161,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """Appeal to COMUTRAM (10 days of the notice), then to the Mayor; a fine needs the prior deposit (Art. 63, §3, Art. 63, §5)."""
         data = valid(s.AppealCreateSerializer, request)
         _own_or_dimutran(request, data["decision"].auto.person_id)
-        appeal = services.file_appeal(
+        appeal = appeal_services.file_appeal(
             decision=data["decision"], instance=data["instance"], filed_on=_filed_on(request, data), grounds=data["grounds"],
             deposit_receipt=data["deposit_receipt"], deposit_amount=data["deposit_amount"],
         )
@@ -167,8 +172,8 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def judge(self, request, pk=None):
         """Register COMUTRAM's or the Mayor's judgment: upheld, granted, or granted in part with the reduced penalties (Art. 63, §3)."""
         data = valid(s.AppealJudgeSerializer, request)
-        reductions = [services.ReductionChoice(**r) for r in data.pop("reductions")]
-        appeal = services.judge_appeal(appeal=get_object_or_404(Appeal, pk=pk), reductions=reductions, **data)
+        reductions = [appeal_services.ReductionChoice(**r) for r in data.pop("reductions")]
+        appeal = appeal_services.judge_appeal(appeal=get_object_or_404(Appeal, pk=pk), reductions=reductions, **data)
         return Response(s.AppealSerializer(appeal).data)
 
     @extend_schema(request=s.EnforcementNotifySerializer, responses=s.AppealSerializer)
@@ -176,7 +181,7 @@ class AppealViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def notify_judgment(self, request, pk=None):
         """The infractor was told the judgment, within 10 days of it (Art. 63, §4)."""
         data = valid(s.EnforcementNotifySerializer, request)
-        appeal = services.notify_judgment(appeal=get_object_or_404(Appeal, pk=pk), notified_on=data["notified_on"])
+        appeal = appeal_services.notify_judgment(appeal=get_object_or_404(Appeal, pk=pk), notified_on=data["notified_on"])
         return Response(s.AppealSerializer(appeal).data)
 
 
@@ -200,7 +205,7 @@ class PenaltyViewSet(viewsets.ReadOnlyModelViewSet):
         """Record the payment of a fine, to the cent (Art. 54, c; Art. 5, V)."""
         data = valid(s.FinePaySerializer, request)
         penalty = get_object_or_404(Penalty, pk=pk)
-        services.pay_fine(penalty=penalty, **data)
+        fine_services.pay_fine(penalty=penalty, **data)
         return Response(s.PenaltySerializer(self.get_queryset().get(pk=pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -222,7 +227,7 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request):
         """File a complaint about one's own completed ride; the ride's data is attached (Art. 60)."""
         data = valid(s.ComplaintCreateSerializer, request)
-        complaint = services.file_complaint(passenger=request.auth, ride_id=data["ride"], description=data["description"])
+        complaint = complaint_services.file_complaint(passenger=request.auth, ride_id=data["ride"], description=data["description"])
         return Response(s.ComplaintSerializer(complaint).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.ComplaintTriageSerializer, responses=s.ComplaintSerializer)
@@ -230,7 +235,7 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def triage(self, request, pk=None):
         """Turn the complaint into an auto, or dismiss it with reasons (Art. 60, § único)."""
         data = valid(s.ComplaintTriageSerializer, request)
-        complaint = services.triage_complaint(complaint=get_object_or_404(Complaint, pk=pk), user=request.user, **data)
+        complaint = complaint_services.triage_complaint(complaint=get_object_or_404(Complaint, pk=pk), user=request.user, **data)
         return Response(s.ComplaintSerializer(self.get_queryset().get(pk=complaint.pk)).data)
 
 

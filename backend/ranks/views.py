@@ -19,9 +19,11 @@ from backend.api.validation import valid
 from backend.api_errors import decision_payload
 from backend.registry.selectors import permits_visible_to
 
-from . import selectors, services
+from . import selectors
 from . import serializers as s
 from .models import AbsenceJustification, Contest, Rank, RankCheckIn, SwapRequest
+from .services import contests as contest_services
+from .services import ranks as rank_services
 
 
 class RankViewSet(viewsets.ModelViewSet):
@@ -32,14 +34,14 @@ class RankViewSet(viewsets.ModelViewSet):
     permission_classes = [DimutranOrReadOwn]
 
     def perform_create(self, serializer):
-        serializer.instance = services.create_rank(**serializer.validated_data)
+        serializer.instance = rank_services.create_rank(**serializer.validated_data)
 
     def perform_update(self, serializer):
-        serializer.instance = services.update_rank(serializer.instance, **serializer.validated_data)
+        serializer.instance = rank_services.update_rank(serializer.instance, **serializer.validated_data)
 
     def destroy(self, request, *args, **kwargs):
         """Cancel the rank (Art. 23; Art. 27, §2): kept in the records, no longer in operation."""
-        rank = services.cancel_rank(self.get_object(), timezone.localdate())
+        rank = rank_services.cancel_rank(self.get_object(), timezone.localdate())
         return Response(s.RankSerializer(rank).data)
 
     @extend_schema(request=s.AssignSerializer, responses=s.AssignmentSerializer)
@@ -50,7 +52,7 @@ class RankViewSet(viewsets.ModelViewSet):
         if request.method == "GET":
             return Response(s.AssignmentSerializer(selectors.current_assignments(rank).select_related("permit"), many=True).data)
         data = valid(s.AssignSerializer, request)
-        assignment = services.assign_rank(permit=data["permit"], rank=rank, since=data["since"])
+        assignment = rank_services.assign_rank(permit=data["permit"], rank=rank, since=data["since"])
         return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.ObservationSerializer, responses=s.ObservationSerializer)
@@ -61,7 +63,7 @@ class RankViewSet(viewsets.ModelViewSet):
         if request.method == "GET":
             return Response(s.ObservationSerializer(rank.observations.all(), many=True).data)
         data = valid(s.ObservationSerializer, request)
-        obs = services.record_observation(rank=rank, **data)
+        obs = rank_services.record_observation(rank=rank, **data)
         return Response(s.ObservationSerializer(obs).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
@@ -126,7 +128,7 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
         staff = is_dimutran(request.user)
         at = data.get("at") if staff else None
         position = (data["lat"], data["lon"]) if "lat" in data and "lon" in data else None
-        checkin = services.check_in(permit=data["permit"], rank=data["rank"], at=at, position=position,
+        checkin = rank_services.check_in(permit=data["permit"], rank=data["rank"], at=at, position=position,
                                     recorded_by_inspector=staff and position is None)
         return Response(s.CheckInSerializer(checkin).data, status=status.HTTP_201_CREATED)
 
@@ -136,7 +138,7 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
         checkin = self.get_object()
         data = valid(s.CheckOutRequestSerializer, request)
         at = data.get("at") if is_dimutran(request.user) else None
-        return Response(s.CheckInSerializer(services.check_out(checkin=checkin, at=at)).data)
+        return Response(s.CheckInSerializer(rank_services.check_out(checkin=checkin, at=at)).data)
 
 
 class SwapViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -148,7 +150,7 @@ class SwapViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def perform_create(self, serializer):
         d = serializer.validated_data
-        serializer.instance = services.request_swap(
+        serializer.instance = rank_services.request_swap(
             permit_a=d["permit_a"], permit_b=d["permit_b"], requested_on=d.get("requested_on") or timezone.localdate()
         )
 
@@ -157,14 +159,14 @@ class SwapViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def authorize(self, request, pk=None):
         """Prior, express authorization (Art. 26; refused within 2 years at the rank, §3)."""
         data = valid(s.SwapDecisionSerializer, request)
-        swap = services.authorize_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate())
+        swap = rank_services.authorize_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate())
         return Response(s.SwapRequestSerializer(swap).data)
 
     @extend_schema(request=s.SwapDecisionSerializer, responses=s.SwapRequestSerializer)
     @action(detail=True, methods=["post"])
     def refuse(self, request, pk=None):
         data = valid(s.SwapDecisionSerializer, request)
-        swap = services.refuse_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate(), reason=data["reason"])
+        swap = rank_services.refuse_swap(swap=self.get_object(), on=data.get("on") or timezone.localdate(), reason=data["reason"])
         return Response(s.SwapRequestSerializer(swap).data)
 
 
@@ -179,7 +181,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     def create(self, request):
         """Publish an edital (Art. 16-18; Art. 41, §2)."""
         data = valid(s.ContestSerializer, request)
-        contest = services.publish_contest(
+        contest = contest_services.publish_contest(
             title=data["title"], publication_dates=data["publication_dates"], contest_date=data["contest_date"],
             promotion=data.get("promotion", False),
             vacancies=[(v["rank"], v["permits"]) for v in data["vacancies"]],
@@ -195,7 +197,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
         if request.method == "GET":
             return Response(s.CandidateSerializer(contest.candidates.select_related("person"), many=True).data)
         data = valid(s.CandidateSerializer, request)
-        candidate = services.register_candidate(contest=contest, **data)
+        candidate = contest_services.register_candidate(contest=contest, **data)
         return Response(s.CandidateSerializer(candidate).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.ClassifySerializer, responses=s.ContestSerializer)
@@ -203,7 +205,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     def classify(self, request, pk=None):
         """Classify (Art. 19-21), allocate to the ranks (Art. 19) and publish the result."""
         data = valid(s.ClassifySerializer, request)
-        contest = services.classify_contest(contest=self.get_object(), published_on=data.get("published_on") or timezone.localdate())
+        contest = contest_services.classify_contest(contest=self.get_object(), published_on=data.get("published_on") or timezone.localdate())
         return Response(s.ContestSerializer(contest).data)
 
     @extend_schema(request=s.DrawSerializer, responses=s.DrawSerializer)
@@ -214,7 +216,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
         if request.method == "GET":
             return Response(s.DrawSerializer(contest.draws.all(), many=True).data)
         data = valid(s.DrawSerializer, request)
-        draw = services.record_draw(contest=contest, candidate_ids=data["drawn_order"], drawn_on=data["drawn_on"],
+        draw = contest_services.record_draw(contest=contest, candidate_ids=data["drawn_order"], drawn_on=data["drawn_on"],
                                     minutes_reference=data["minutes_reference"])
         return Response(s.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
@@ -223,7 +225,7 @@ class ContestViewSet(viewsets.ReadOnlyModelViewSet):
     def publish_result(self, request, pk=None):
         """Publish the result: permits to the winners, awaiting the term (Art. 3; Art. 19; Art. 20, §2), or promotion (Art. 27)."""
         data = valid(s.PublishResultSerializer, request)
-        contest = services.publish_result(contest=self.get_object(), result_published_on=data["result_published_on"])
+        contest = contest_services.publish_result(contest=self.get_object(), result_published_on=data["result_published_on"])
         return Response(s.ContestSerializer(contest).data)
 
     @extend_schema(responses=s.CandidateSerializer(many=True))
@@ -253,13 +255,13 @@ class JustificationViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
         d = serializer.validated_data
         if not is_dimutran(self.request.user) and not permits_visible_to(self.request.user).filter(pk=d["permit"].pk).exists():
             raise PermissionDenied(_("Só o permissionário ou seu motorista auxiliar pode justificar as ausências deste táxi."))
-        serializer.instance = services.file_justification(permit=d["permit"], start=d["start"], end=d["end"], reason=d["reason"])
+        serializer.instance = rank_services.file_justification(permit=d["permit"], start=d["start"], end=d["end"], reason=d["reason"])
 
     def _decide(self, request, accept):
         if not is_dimutran(request.user):
             raise PermissionDenied(IsDimutran.message)
         data = valid(s.JustificationDecisionSerializer, request)
-        j = services.decide_justification(justification=self.get_object(), accept=accept,
+        j = rank_services.decide_justification(justification=self.get_object(), accept=accept,
                                           on=data.get("on") or timezone.localdate(), text=data["text"])
         return Response(s.JustificationSerializer(j).data)
 
@@ -284,7 +286,7 @@ class CentralZoneUploadView(APIView):
     @extend_schema(request=s.CentralZoneUploadSerializer, responses=s.CentralZoneSerializer)
     def post(self, request):
         data = valid(s.CentralZoneUploadSerializer, request)
-        zone = services.upload_central_zone(**data)
+        zone = rank_services.upload_central_zone(**data)
         return Response(s.CentralZoneSerializer(zone).data, status=status.HTTP_201_CREATED)
 
 

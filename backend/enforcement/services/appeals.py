@@ -1,298 +1,32 @@
-"""Writes of enforcement: each one atomic, each one asking the law core (taxilaw.penalties) first."""
+"""Appeals against a penalty decision (Art. 63): filed, judged (annulment, reductions, refunds), notified."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
-from typing import Iterable, Optional, Sequence
+from typing import Optional, Sequence
 
 from django.db import transaction
-from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from backend.registry.models import Auxiliary, Permit, Person, RevocationInquiry, Suspension
+from backend.registry.models import RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
-from backend.registry.services import revocation as revocation_services
-from backend.trips.models import Passenger, Ride, RideStatus
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
-from taxilaw.revocation import RevocationGround
 
-from . import selectors
-from .models import (
+from .. import selectors
+from ..models import (
     Appeal,
-    AutoDeInfracao,
-    Complaint,
-    Defence,
     FinePayment,
-    InfractionType,
     Penalty,
     PenaltyDecision,
     PenaltyReduction,
 )
-
-# ------------------------------------------------------------ complaints (60)
-
-
-def _iso(value):
-    return value.isoformat() if value else None
-
-
-def ride_snapshot(ride: Ride) -> dict:
-    """The ride's data attached to a complaint: cab, driver, times, fare, trace (the proof of Art. 60)."""
-    vehicle = ride.permit.vehicles.filter(in_service=True).first() if ride.permit_id else None
-    return {
-        "ride_id": ride.pk,
-        "permit": ride.permit.number if ride.permit_id else None,
-        "cab_id": ride.cab_id,
-        "plate": vehicle.plate if vehicle else None,
-        "driver_id": ride.driver_id,
-        "driver": ride.driver.full_name if ride.driver_id else None,
-        "pickup_address": ride.pickup_address,
-        "destination_address": ride.destination_address,
-        "requested_at": _iso(ride.requested_at),
-        "accepted_at": _iso(ride.accepted_at),
-        "on_board_at": _iso(ride.on_board_at),
-        "completed_at": _iso(ride.completed_at),
-        "fare": str(ride.fare) if ride.fare is not None else None,
-        "server_total": str(ride.server_total) if ride.server_total is not None else None,
-        "meter_disagreement": ride.meter_disagreement,
-        "distance_m": ride.distance_m,
-        "trace": ride.trace,
-    }
-
-
-@transaction.atomic
-def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> Complaint:
-    """A passenger complains about their own ride that a cab took: completed, or abandoned by it (Art. 60, § único)."""
-    ride = Ride.objects.select_related("permit", "driver").filter(pk=ride_id).first()
-    with_cab = bool(ride and ride.permit_id and ride.driver_id)
-    decision = law.may_complain(
-        own_ride=bool(ride and ride.passenger_id == passenger.pk),
-        ride_completed=with_cab and ride.status == RideStatus.COMPLETED,
-        cab_abandoned=with_cab and ride.status == RideStatus.CANCELLED and ride.accepted_at is not None,
-    )
-    require(decision, "ride")
-    return Complaint.objects.create(passenger=passenger, ride=ride, description=description, ride_data=ride_snapshot(ride))
-
-
-@transaction.atomic
-def triage_complaint(
-    *,
-    complaint: Complaint,
-    issue_auto: bool,
-    reasoning: str,
-    on: date,
-    infractions: Sequence[InfractionType] = (),
-    user=None,
-) -> Complaint:
-    """DIMUTRAN turns a complaint into an auto, or dismisses it with reasons (Art. 60, § único)."""
-    complaint = Complaint.objects.select_for_update().get(pk=complaint.pk)
-    require(law.may_triage_complaint(complaint.status == Complaint.Status.RECEIVED))
-    if issue_auto:
-        ride = complaint.ride
-        ended_at = ride.completed_at or ride.cancelled_at  # a refusal of service is committed when the cab gave up
-        committed_on = timezone.localdate(ended_at) if ended_at else on
-        issue(
-            permit=ride.permit, person=ride.driver, infractions=infractions, committed_on=committed_on, issued_on=on,
-            observation=reasoning or complaint.description, place=ride.pickup_address, inspector=user, complaint=complaint,
-        )
-        complaint.status = Complaint.Status.AUTO_ISSUED
-    else:
-        require(law.may_dismiss_complaint(reasoning), "reasoning")
-        complaint.status = Complaint.Status.DISMISSED
-    complaint.triaged_on = on
-    complaint.triage_reasoning = reasoning
-    complaint.triaged_by = user
-    complaint.save(update_fields=["status", "triaged_on", "triage_reasoning", "triaged_by"])
-    return complaint
-
-
-# ----------------------------------------------------------------- autos (60-62)
-
-
-_AUTO_FIELDS = {"auto_needs_infraction": "infractions", "auto_before_infraction": "committed_on",
-                "infraction_not_in_force": "infractions", "infractor_not_of_permit": "person"}
-
-
-def _is_driver_of(person: Person, permit: Permit) -> bool:
-    return permit.holder_id == person.pk or Auxiliary.objects.filter(permit=permit, person=person).exists()
-
-
-@transaction.atomic
-def issue(
-    *,
-    permit: Permit,
-    person: Person,
-    infractions: Iterable[InfractionType],
-    committed_on: date,
-    issued_on: date,
-    observation: str,
-    place: str = "",
-    inspector=None,
-    complaint: Complaint | None = None,
-) -> AutoDeInfracao:
-    """Draw up an auto de infração for a proven violation (Art. 60, Art. 61); numbered per year."""
-    infractions = list(dict.fromkeys(infractions))
-    decision = law.may_issue_auto(
-        infraction_codes=[i.code for i in infractions], committed_on=committed_on, issued_on=issued_on,
-        not_in_force=[i.code for i in infractions if not i.in_force_on(committed_on)],
-        infractor_of_permit=_is_driver_of(person, permit), infractor=person.full_name, number=permit.number,
-    )
-    require(decision, _AUTO_FIELDS.get(next(iter(decision.codes), "")))
-    year = issued_on.year
-    last = AutoDeInfracao.objects.select_for_update().filter(year=year).aggregate(m=Max("sequence"))["m"] or 0
-    auto = AutoDeInfracao.objects.create(
-        year=year, sequence=last + 1, permit=permit, person=person, committed_on=committed_on, issued_on=issued_on,
-        observation=observation, place=place, inspector=inspector, complaint=complaint,
-        origin=AutoDeInfracao.Origin.COMPLAINT if complaint else AutoDeInfracao.Origin.INSPECTION,
-    )
-    auto.infractions.set(infractions)
-    return auto
-
-
-def _locked(auto: AutoDeInfracao) -> AutoDeInfracao:
-    return AutoDeInfracao.objects.select_for_update().get(pk=auto.pk)
-
-
-@transaction.atomic
-def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
-    """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
-    auto = _locked(auto)
-    require(law.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
-    auto.copy_delivered_on = delivered_on
-    auto.save(update_fields=["copy_delivered_on"])
-    return auto
-
-
-@transaction.atomic
-def file_defence(*, auto: AutoDeInfracao, text: str, filed_on: date) -> Defence:
-    """The written defence, within 5 days of receiving the auto (Art. 63, §1)."""
-    auto = _locked(auto)
-    if auto.status != AutoDeInfracao.Status.OPEN or Defence.objects.filter(auto=auto).exists():
-        _refuse("Art. 63, §1", "defence_not_open", gettext_noop("Não cabe mais defesa neste auto."))
-    require(law.may_file_defence(auto.copy_delivered_on, filed_on, municipal_holidays()), "filed_on")
-    return Defence.objects.create(auto=auto, text=text, filed_on=filed_on)
-
-
-# -------------------------------------------------------- decision (54-59)
-
-
-@dataclass(frozen=True)
-class PenaltyChoice:
-    """What the authority imposes for one infraction of the auto."""
-
-    infraction: InfractionType
-    kind: str
-    starts_on: Optional[date] = None
-    ends_on: Optional[date] = None
-    revocation_ground: str = RevocationGround.BREACH_OF_TERM.value
-
-
-@transaction.atomic
-def decide(
-    *,
-    auto: AutoDeInfracao,
-    decided_on: date,
-    reasoning: str,
-    upheld: bool = True,
-    choices: Sequence[PenaltyChoice] = (),
-    involuntary: bool = False,
-    serious_consequences: bool = True,
-) -> PenaltyDecision:
-    """Judge the auto after the defence term: every infraction gets its penalty, cumulatively (Art. 54, Art. 56-59, Art. 63).
-
-    Fines: the group value in force on the day of the infraction, doubled on
-    recidivism (Art. 55, Art. 59). A suspension becomes a registry
-    ``Suspension`` (compliance refuses work); a revocation opens the inquiry
-    of Art. 10. The infraction is registered on the infractor's record
-    (Art. 62, § único).
-    """
-    auto = _locked(auto)
-    if auto.status != AutoDeInfracao.Status.OPEN:
-        _refuse("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
-    defence = Defence.objects.filter(auto=auto).first()
-    require(law.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
-    if not upheld:
-        auto.status = AutoDeInfracao.Status.DISMISSED
-        auto.save(update_fields=["status"])
-        return PenaltyDecision.objects.create(
-            auto=auto, decided_on=decided_on, reasoning=reasoning, status=PenaltyDecision.Status.NO_PENALTY, articles=["Art. 63"]
-        )
-
-    infractions = {i.pk: i for i in auto.infractions.all()}
-    chosen = {c.infraction.pk: c for c in choices}
-    if set(chosen) != set(infractions) or len(chosen) != len(choices):
-        _refuse(
-            "Art. 58", "one_penalty_per_infraction",
-            gettext_noop("Aplique uma penalidade a cada infração do auto, cumulativamente (Art. 58)."), "penalties",
-        )
-
-    params = current_parameters()
-    priors = selectors.prior_penalties(auto.person, auto.committed_on, exclude_auto=auto)
-    lines, rows = [], []
-    for choice in choices:
-        spec = choice.infraction.to_law()
-        previous = law.previous_offence(spec.code, auto.committed_on, priors)
-        kind = law.PenaltyKind(choice.kind)
-        require(
-            law.may_impose(kind, spec, involuntary=involuntary, serious_consequences=serious_consequences, recidivist=previous is not None),
-            "penalties",
-        )
-        row = Penalty(infraction=choice.infraction, kind=kind.value)
-        if kind is law.PenaltyKind.FINE:
-            assessment = law.assess_fine(spec.code, auto.committed_on, law.base_fine(spec, auto.committed_on, params), priors)
-            row.base_amount, row.amount = assessment.base, assessment.amount
-            row.recidivism_of_id = assessment.recidivism_of.reference if assessment.recidivism_of else None
-        if kind is law.PenaltyKind.SUSPENSION:
-            require(law.suspension_period(choice.starts_on, choice.ends_on, decided_on), "penalties")
-            row.starts_on, row.ends_on = choice.starts_on, choice.ends_on
-        lines.append(law.PenaltyLine(spec.code, kind, row.amount, row.starts_on, row.ends_on))
-        rows.append((row, choice))
-
-    plan = law.cumulate(lines)
-    decision = PenaltyDecision.objects.create(
-        auto=auto, decided_on=decided_on, reasoning=reasoning, involuntary=involuntary, serious_consequences=serious_consequences,
-        total_fine=plan.total_fine, duty_persists=plan.duty_persists, articles=list(plan.decision.articles),
-    )
-    for row, choice in rows:
-        row.decision = decision
-        if row.kind == law.PenaltyKind.SUSPENSION.value:
-            row.suspension = permit_services.suspend(
-                permit=auto.permit, starts_on=row.starts_on, ends_on=row.ends_on,
-                reason=f"Auto de infração {auto.number}: {choice.infraction.description} (Art. 54, b)"[:255],
-            )
-        if row.kind == law.PenaltyKind.REVOCATION.value:
-            # The revocation itself comes from the inquiry (Art. 10); the registry then tells the cab.
-            row.inquiry = revocation_services.open_inquiry(
-                permit=auto.permit, ground=choice.revocation_ground,
-                facts=f"Auto de infração {auto.number}: {choice.infraction.description} ({choice.infraction.article}). {reasoning}",
-                opened_on=decided_on, summoned_on=decided_on,
-            )
-        row.save()
-    auto.status = AutoDeInfracao.Status.DECIDED
-    auto.recorded_on = decided_on
-    auto.save(update_fields=["status", "recorded_on"])
-    return decision
-
-
-@transaction.atomic
-def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyDecision:
-    """The infractor is notified of the decision imposing a penalty; the appeal term runs from it (Art. 63, §2)."""
-    decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
-    if decision.notified_on is not None:
-        _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
-    require(law.may_notify(decision.decided_on, notified_on), "notified_on")
-    decision.notified_on = notified_on
-    decision.save(update_fields=["notified_on"])
-    return decision
-
 
 # ------------------------------------------------------------- appeals (63)
 
@@ -606,20 +340,3 @@ def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
     appeal.judgment_notified_on = notified_on
     appeal.save(update_fields=["judgment_notified_on"])
     return appeal
-
-
-# ------------------------------------------------------------ payments
-
-
-@transaction.atomic
-def pay_fine(*, penalty: Penalty, paid_on: date, amount: Decimal, receipt: str) -> FinePayment:
-    """Pay what is owed on a fine, to the cent (Art. 54, c; the debt of Art. 5, V)."""
-    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
-    if penalty.kind != law.PenaltyKind.FINE.value or penalty.annulled_on:
-        _refuse("Art. 54, c", "not_a_fine_in_force", gettext_noop("Esta penalidade não é uma multa em vigor."))
-    due = selectors.outstanding(penalty)
-    if due <= 0:
-        _refuse("Art. 54, c", "fine_already_paid", gettext_noop("Esta multa já está paga."))
-    if law.to_cents(amount) != due:
-        _refuse("Art. 54, c", "wrong_amount", gettext_noop("O valor devido é R$ {due}."), "amount", due=str(due).replace(".", ","))
-    return FinePayment.objects.create(penalty=penalty, kind=FinePayment.Kind.PAYMENT, paid_on=paid_on, amount=law.to_cents(amount), receipt=receipt)
