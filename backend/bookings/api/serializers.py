@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from backend.tariffs.api.serializers import AwareDateTimeField
+from backend.api.fields import AwareDateTimeField
 from zones.classify import Zone, default_classifier
 
 

@@ -12,7 +12,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.enforcement.authentication import PassengerAuthentication
+from backend.api.authentication import PassengerAuthentication
 
 from .. import services
 from ..models import Booking

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.accounts.tokens import ExpiringTokenAuthentication
+from backend.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsDimutran, is_dimutran
 from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
@@ -17,7 +18,6 @@ from backend.registry.models import Person
 from taxilaw import penalties as law
 
 from .. import selectors
-from ..authentication import PassengerAuthentication
 from ..models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
 from ..services import appeals as appeal_services
 from ..services import autos as auto_services

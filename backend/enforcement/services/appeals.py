@@ -28,8 +28,6 @@ from ..models import (
     PenaltyReduction,
 )
 
-# ------------------------------------------------------------- appeals (63)
-
 
 def _fines(decision: PenaltyDecision):
     return [p for p in decision.penalties.all() if p.kind == law.PenaltyKind.FINE.value and p.annulled_on is None]

@@ -22,9 +22,6 @@ from ..models import (
     InfractionType,
 )
 
-# ----------------------------------------------------------------- autos (60-62)
-
-
 _AUTO_FIELDS = {"auto_needs_infraction": "infractions", "auto_before_infraction": "committed_on",
                 "infraction_not_in_force": "infractions", "infractor_not_of_permit": "person"}
 

@@ -18,8 +18,6 @@ from ..models import (
 )
 from .autos import issue
 
-# ------------------------------------------------------------ complaints (60)
-
 
 def _iso(value):
     return value.isoformat() if value else None

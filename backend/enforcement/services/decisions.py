@@ -27,8 +27,6 @@ from ..models import (
 )
 from .autos import _locked
 
-# -------------------------------------------------------- decision (54-59)
-
 
 @dataclass(frozen=True)
 class PenaltyChoice:

@@ -17,8 +17,6 @@ from ..models import (
     Penalty,
 )
 
-# ------------------------------------------------------------ payments
-
 
 @transaction.atomic
 def pay_fine(*, penalty: Penalty, paid_on: date, amount: Decimal, receipt: str) -> FinePayment:

@@ -7,10 +7,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from backend.api.permissions import IsDimutran
-from backend.enforcement.authentication import PassengerAuthentication
-from backend.receipts.api.views import IsPassenger
-from backend.tariffs.api.serializers import AwareDateTimeField
+from backend.api.authentication import PassengerAuthentication
+from backend.api.fields import AwareDateTimeField
+from backend.api.permissions import IsDimutran, IsPassenger
 
 from .. import report, services
 from .serializers import RatingSerializer

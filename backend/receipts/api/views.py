@@ -2,26 +2,18 @@
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.generics import ListAPIView
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.enforcement.authentication import PassengerAuthentication
+from backend.api.authentication import PassengerAuthentication
+from backend.api.permissions import IsPassenger
 from backend.tariffs.formatting import brl
 from backend.trips.models import Ride
 
 from .. import documents, receipts
-
-
-class IsPassenger(BasePermission):
-    message = _("Entre como passageiro (Authorization: Passenger <token>).")
-
-    def has_permission(self, request, view):
-        return request.auth is not None and hasattr(request.user, "passenger")
 
 
 class _PassengerView:

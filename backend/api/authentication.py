@@ -49,7 +49,7 @@ class PassengerAuthentication(authentication.BaseAuthentication):
 
 
 class PassengerAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "backend.enforcement.authentication.PassengerAuthentication"
+    target_class = "backend.api.authentication.PassengerAuthentication"
     name = "passengerAuth"
 
     def get_security_definition(self, auto_schema):
