@@ -6,7 +6,6 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
@@ -40,7 +39,7 @@ class PassengerOrOperator(BasePermission):
 
 
 class _BookingView(APIView):
-    authentication_classes = [PassengerAuthentication, TokenAuthentication, SessionAuthentication]
+    authentication_classes = [PassengerAuthentication, *APIView.authentication_classes]  # operators: expiring token or session
     permission_classes = [PassengerOrOperator]
 
     def passenger(self):

@@ -1,7 +1,7 @@
 """Payments API: a person's Pix key; a ride's Pix charge and its payment, recorded once (docs/payments.md).
 
-The passenger page asks for its ride's payment with its passenger token (``X-Passenger-Token``), the driver
-app and the operators with their login; another person's ride answers 404.
+The passenger asks for their ride's payment with their passenger token (``Authorization: Passenger <token>``),
+the driver app and the operators with their login; another person's ride answers 404.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.authentication import PassengerAuthentication
 from backend.registry.models import Person
-from backend.trips.models import Passenger, Ride
+from backend.trips.models import Ride
 
 from .. import services, snapshot
 from ..models import PixKey
@@ -25,7 +26,9 @@ from .serializers import PaymentRequest, PaymentView, PixKeySerializer
 
 
 def _person(request) -> Person:
-    person = Person.objects.filter(user=request.user).first() if request.user.is_authenticated else None
+    """The logged-in driver, permit holder or staff member as a registry Person (a passenger is none)."""
+    is_user = request.user.is_authenticated and not hasattr(request.user, "passenger")
+    person = Person.objects.filter(user=request.user).first() if is_user else None
     if person is None:
         raise NotFound()
     return person
@@ -75,21 +78,19 @@ class MyPixTermsView(APIView):
 def _visible_ride(request, ride_id: int) -> Ride:
     """The ride if the caller may see it: staff, its driver, its permit's holder, or its passenger (token)."""
     rides = Ride.objects.select_related("permit", "permit__holder", "driver")
-    token = request.headers.get("X-Passenger-Token", "")[:64]
-    if request.user.is_authenticated and request.user.is_staff:
+    passenger = getattr(request.user, "passenger", None)
+    if passenger is not None:
+        return get_object_or_404(rides, pk=ride_id, passenger=passenger)
+    if request.user.is_staff:
         return get_object_or_404(rides, pk=ride_id)
-    if request.user.is_authenticated:
-        person = _person(request)
-        return get_object_or_404(rides.filter(Q(driver=person) | Q(permit__holder=person)), pk=ride_id)
-    passenger = Passenger.objects.filter(token=token).first() if token else None
-    if passenger is None:
-        raise NotFound()
-    return get_object_or_404(rides, pk=ride_id, passenger=passenger)
+    person = _person(request)
+    return get_object_or_404(rides.filter(Q(driver=person) | Q(permit__holder=person)), pk=ride_id)
 
 
 class RidePixView(APIView):
     """The static Pix of a completed ride's fare on the receiver's key (BR Code and "Pix copia e cola")."""
 
+    authentication_classes = [PassengerAuthentication, *APIView.authentication_classes]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=inline_serializer("PixCharge", {
@@ -107,6 +108,8 @@ class RidePaymentView(APIView):
     """How a completed ride was paid: the driver records it once (POST); the ride's people read it (GET).
 
     Routed by ``dispatch.payments``, which announces the paid ride."""
+
+    authentication_classes = [PassengerAuthentication, *APIView.authentication_classes]
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]

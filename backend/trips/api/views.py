@@ -5,23 +5,20 @@ from datetime import timedelta
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated, ValidationError
-from rest_framework.permissions import AllowAny
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.permissions import IsDimutran
+from backend.api.authentication import PassengerAuthentication
+from backend.api.permissions import IsDimutran, IsPassenger
 
 from .. import retention, services
-from ..models import Passenger, Ride, RideStatus
+from ..models import Ride, RideStatus
 from ..reports import driver_cancellations
 from .serializers import CancellationReportQuery, ReleasedFareSerializer
-
-PASSENGER_SCHEME = "Passenger"
 
 
 class ReleaseFareView(APIView):
@@ -35,22 +32,11 @@ class ReleaseFareView(APIView):
         return Response(ReleasedFareSerializer(services.release_fare(pk, by=request.user)).data)
 
 
-def passenger_from_header(request) -> Passenger:
-    scheme, _sep, token = request.headers.get("Authorization", "").partition(" ")
-    passenger = Passenger.objects.filter(token=token.strip()).first() if scheme == PASSENGER_SCHEME and token else None
-    if passenger is None:
-        raise NotAuthenticated(_("Informe o token do passageiro: Authorization: Passenger <token>."))
-    return passenger
-
-
 class PassengerErasureView(APIView):
     """LGPD, art. 18, VI: the passenger's name, phone and token are erased; their rides are kept anonymised."""
 
-    permission_classes = [AllowAny]
-    authentication_classes = []
-
-    def get_authenticate_header(self, request):  # a missing or wrong token answers 401, naming the scheme
-        return PASSENGER_SCHEME
+    authentication_classes = [PassengerAuthentication]
+    permission_classes = [IsPassenger]
 
     @extend_schema(
         tags=["trips"], request=None,
@@ -60,9 +46,8 @@ class PassengerErasureView(APIView):
                    401: inline_serializer("PassengerUnauthenticated", {"detail": serializers.CharField()})},
     )
     def delete(self, request):
-        passenger = passenger_from_header(request)
         try:
-            retention.erase_passenger(passenger.pk)
+            retention.erase_passenger(request.user.passenger.pk)
         except retention.PassengerHasOpenRide as exc:
             raise ValidationError({"detail": str(exc)}) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
