@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from backend.registry.services import auxiliaries
-from dispatch import connecting, services, snapshots
+from dispatch import cabs, connecting, snapshots
 from dispatch.models import Cab, CabConnection
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def test_a_batch_brings_each_allowed_driver_online_and_refuses_the_others_one_by
     aux = make_person()
     auxiliaries.authorize_auxiliary(permit=first, person=aux, on=today - timedelta(days=30))
     nobody = make_person()  # drives no permit
-    outcomes = services.go_online_many([
+    outcomes = cabs.go_online_many([
         (first.holder, "a"), (nobody, "b"), (aux, "c"),  # the auxiliary asks for the cab its holder just took
         (second.holder, "d"),
     ])

@@ -11,7 +11,7 @@ from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.parameters.selectors import current_parameters
 from backend.ranks.demo import MURIAE_RANKS
-from backend.ranks.services import assign_rank, create_rank
+from backend.ranks.services.ranks import assign_rank, create_rank
 from taxilaw.calendar import quarter_end
 
 from ...models import Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
