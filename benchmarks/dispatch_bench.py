@@ -673,7 +673,7 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         go_requests.set()
         time.sleep(REQUEST_WARMUP_S)
         c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
-        time.sleep(args.duration)
+        time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
         stop.set()
         results = [report.get(timeout=120) for _ in procs]
@@ -831,6 +831,9 @@ def main():
     parser.add_argument("--duration", type=float, default=20.0,
                         help="each of the three measured windows per scenario (s): positions only, at the --surge rate, "
                              "then positions + requests")
+    parser.add_argument("--requests-window", type=float, default=0.0,
+                        help="length of the positions + requests window (s; default --duration): ~2 requests/s, so 60 s "
+                             "or more for a p99 of 100+ requests")
     parser.add_argument("--surge", type=float, default=2.0, help="position rate of the surge window, times the normal rate")
     parser.add_argument("--layer", choices=["redis", "pubsub"], default="redis",
                         help="Redis layer of the two-process scenario; 'pubsub' runs both RedisChannelLayer and RedisPubSubChannelLayer")
