@@ -92,3 +92,14 @@ def test_the_cabs_of_a_dead_process_go_offline_at_the_next_tick_and_get_no_offer
     assert not _online(permit) and not ServingProcess.objects.filter(pk="morto:1").exists()
     assert choosing.choose(*CENTRE, set()) is None
     assert ServingProcess.objects.get(pk=presence.PROCESS).lease_until > timezone.now()  # this process renewed its own
+
+
+def test_without_a_dead_process_orphans_are_looked_for_only_every_full_sweep_period(cab_and_drivers, monkeypatch):
+    permit, holder, _aux = cab_and_drivers
+    cab = cabs.go_online(holder.person)
+    CabConnection.objects.filter(cab=cab).delete()  # a socket gone without going offline: an orphan, no process died
+    now = timezone.now()
+    monkeypatch.setattr(presence, "_swept_at", now)
+    monkeypatch.setattr(presence, "_sweep_due", False)
+    assert presence.orphaned_cabs(now + timedelta(seconds=1)) == []  # the tick's statement skipped
+    assert presence.orphaned_cabs(now + timedelta(seconds=presence.FULL_SWEEP_SECONDS)) == [cab.pk]
