@@ -115,7 +115,9 @@ def sweep_presence() -> list[int]:
 
 def set_status(cab_id: int, status: str) -> Cab:
     with transaction.atomic():
-        cab = Cab.objects.select_for_update().get(pk=cab_id)
+        # Only the cab's row is locked; its permit's number and driver's name come in the same statement for the
+        # announcement (two queries fewer on every connection's first status).
+        cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
         if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
             raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
         cab.status = status
