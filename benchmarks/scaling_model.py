@@ -57,21 +57,26 @@ def simulate(args) -> dict:
         if t >= args.seconds:
             break
         events.append((t, "request", rng.randrange(args.processes)))
-    events.sort()
+    heapq.heapify(events)  # every server takes its jobs in time order: later steps go back into the heap
     latencies = []
-    for at, kind, p in events:
+    while events:
+        at, kind, p, *asked = heapq.heappop(events)
         if kind == "position":
             loops[p].serve(at, args.cpu_per_position_us * 1e-6)
         elif kind == "tick":
             done = loops[p].serve(at, args.fixed_ms_per_tick * 1e-3)
             database.serve(done, per_process * args.db_cpu_per_position_us * 1e-6)
-        else:
+        elif kind == "request":
             received = loops[p].serve(at, args.loop_ms_per_offer * 1e-3 / 2)  # the request's frame
-            # the worker's Python, then its round trips' database time, in turn
-            chosen = workers[p].serve(received, (args.offer_ms - args.db_ms_per_offer) * 1e-3)
-            chosen = database.serve(chosen, args.db_ms_per_offer * 1e-3)
-            offered = loops[p].serve(chosen, args.loop_ms_per_offer * 1e-3 / 2)  # outbox, relay, send
-            latencies.append(offered - at + args.network_ms * 1e-3)
+            heapq.heappush(events, (received, "worker", p, at))
+        elif kind == "worker":
+            chosen = workers[p].serve(at, (args.offer_ms - args.db_ms_per_offer) * 1e-3)  # the worker's Python
+            heapq.heappush(events, (chosen, "database", p, *asked))
+        elif kind == "database":
+            heapq.heappush(events, (database.serve(at, args.db_ms_per_offer * 1e-3), "offer", p, *asked))
+        else:
+            offered = loops[p].serve(at, args.loop_ms_per_offer * 1e-3 / 2)  # outbox, relay, send
+            latencies.append(offered - asked[0] + args.network_ms * 1e-3)
     span = args.seconds
     return {
         "positions_per_s": positions_per_s,
@@ -103,15 +108,15 @@ def main():
     parser.add_argument("--db-cores", type=int, default=4, help="PostgreSQL primary's cores")
     parser.add_argument("--seconds", type=float, default=120.0, help="simulated time")
     # measured costs (docs/dispatch-benchmark.md, 10,000 cabs, one process)
-    parser.add_argument("--cpu-per-position-us", type=float, default=120.0, help="marginal CPU of a position in a process")
-    parser.add_argument("--fixed-ms-per-tick", type=float, default=20.0, help="a process's once-a-second work (flush, sweeps)")
+    parser.add_argument("--cpu-per-position-us", type=float, default=115.0, help="marginal CPU of a position in a process")
+    parser.add_argument("--fixed-ms-per-tick", type=float, default=49.0, help="a process's once-a-second work (flush, sweeps)")
     parser.add_argument("--loop-ms-per-offer", type=float, default=1.5, help="event-loop CPU of a request and its offer")
-    parser.add_argument("--offer-ms", type=float, default=6.0, help="request_ride in the worker, alone")
+    parser.add_argument("--offer-ms", type=float, default=17.0, help="request_ride in the worker, p50 under the load")
     parser.add_argument("--db-ms-per-offer", type=float, default=1.5, help="PostgreSQL CPU of one offer")
-    parser.add_argument("--db-cpu-per-position-us", type=float, default=20.0, help="PostgreSQL CPU of one position (batched)")
+    parser.add_argument("--db-cpu-per-position-us", type=float, default=22.0, help="PostgreSQL CPU of one position (batched)")
     parser.add_argument("--network-ms", type=float, default=2.0, help="the client sides' share (send and read)")
     parser.add_argument("--naive-cpu-per-position-us", type=float, default=795.0)
-    parser.add_argument("--naive-scan-us-per-cab", type=float, default=86.0)
+    parser.add_argument("--naive-scan-us-per-cab", type=float, default=139.0)
     args = parser.parse_args()
     if not args.processes:
         per_core = (args.target - args.fixed_ms_per_tick * 1e-3) / (args.cpu_per_position_us * 1e-6)
