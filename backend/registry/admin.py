@@ -25,6 +25,7 @@ from .models import (
     Vehicle,
 )
 from .services import permits as permit_services
+from .services import revocation as revocation_services
 
 
 class ProcedureRecordMixin:
@@ -175,8 +176,26 @@ class TransferAdmin(ProcedureRecordMixin, admin.ModelAdmin):
 class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
     """Opened, defended and decided only through the inquiry's procedure (Art. 10, §1; Art. 9, V; Art. 27, §2)."""
 
-    list_display = ("permit", "ground", "opened_on", "summoned_on", "defence_filed_on", "outcome")
+    list_display = ("permit", "ground", "opened_on", "summons", "defence_filed_on", "outcome")
     list_filter = ("outcome", "ground")
+    actions = ["summon_today"]
+
+    @admin.display(description=_("intimação em"), ordering="summoned_on")
+    def summons(self, inquiry):
+        return inquiry.summoned_on or gettext("aguardando intimação")
+
+    @admin.action(description=_("Registrar a intimação do permissionário hoje (Art. 10, §1)"))
+    def summon_today(self, request, queryset):
+        for inquiry in queryset:
+            try:
+                revocation_services.summon(inquiry=inquiry, summoned_on=timezone.localdate(),
+                                           record=gettext("registrada por %(user)s no admin") % {"user": request.user})
+            except LawViolation as refusal:
+                self.message_user(request, f"{inquiry.permit}: " + " ".join(r.render(gettext) for r in refusal.decision.reasons),
+                                  messages.ERROR)
+            else:
+                self.message_user(request, f"{inquiry.permit}: " + gettext("intimação registrada; o prazo de defesa corre de hoje."),
+                                  messages.SUCCESS)
 
 
 @admin.register(Suspension)

@@ -34,7 +34,7 @@ def open_inquiry_once(permit: Permit, ground: revocation_law.RevocationGround, r
     if RevocationInquiry.objects.filter(permit=permit, ground=ground.value, outcome=RevocationInquiry.Outcome.PENDING).exists():
         return None
     facts = reason.render()
-    inquiry = revocation.open_inquiry(permit=permit, ground=ground.value, facts=facts, opened_on=on, summoned_on=on)
+    inquiry = revocation.open_inquiry(permit=permit, ground=ground.value, facts=facts, opened_on=on)
     notify(key, Reason("Art. 10", "inquiry_opened", _INQUIRY, {"number": permit.number, "facts": facts}), on, permit=permit)
     return inquiry
 

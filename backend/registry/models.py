@@ -367,7 +367,10 @@ class RevocationInquiry(models.Model):
     ground = models.CharField(_("fundamento (Art. 9)"), max_length=20, choices=[(g.value, g.label) for g in RevocationGround])
     facts = models.TextField(_("fatos"))
     opened_on = models.DateField(_("instaurado em"))
-    summoned_on = models.DateField(_("intimação em"))
+    summoned_on = models.DateField(_("intimação em"), null=True, blank=True,
+                                   help_text=_("Data em que o permissionário foi intimado; o prazo de defesa corre dela (Art. 10, §1)."))
+    summons_record = models.CharField(_("registro da intimação"), max_length=255, blank=True,
+                                      help_text=_("Como foi intimado: ciência pessoal, AR, edital (Art. 10, §1)."))
     defence_filed_on = models.DateField(_("defesa apresentada em"), null=True, blank=True)
     defence = models.TextField(_("defesa"), blank=True)
     decided_on = models.DateField(_("decidido em"), null=True, blank=True)

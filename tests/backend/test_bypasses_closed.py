@@ -165,3 +165,18 @@ def test_the_admin_adds_no_suspension_and_no_inquiry_by_hand(admin_client, worki
     admin_client.post("/admin/registry/suspension/add/", {"permit": permit.pk, "starts_on": today, "ends_on": today, "reason": "x"})
     assert not Suspension.objects.exists() and not RevocationInquiry.objects.exists()
     assert admin_client.get("/admin/registry/suspension/").status_code == 200
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_the_admin_records_the_summons_through_the_service_once(admin_client, working_cab, today):
+    from backend.registry.services import revocation
+
+    inquiry = revocation.open_inquiry(permit=working_cab(), ground="lock_out", facts="Recusa coletiva.",
+                                      opened_on=today - timedelta(days=2))
+    changelist = "/admin/registry/revocationinquiry/"
+    assert "aguardando intimação" in admin_client.get(changelist).content.decode()
+    admin_client.post(changelist, {"action": "summon_today", "_selected_action": [inquiry.pk]}, follow=True)
+    inquiry.refresh_from_db()
+    assert inquiry.summoned_on == today and "chefe" in inquiry.summons_record
+    again = admin_client.post(changelist, {"action": "summon_today", "_selected_action": [inquiry.pk]}, follow=True)
+    assert "já foi intimado" in again.content.decode()
