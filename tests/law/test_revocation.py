@@ -11,8 +11,8 @@ from taxilaw.revocation import (
     defence_deadline,
     judicial_loss_request_deadline,
     may_decide_revocation,
-    may_summon,
     may_substitute_after_judicial_loss,
+    may_summon,
     revoke_permit,
 )
 
