@@ -15,7 +15,7 @@ from backend.ranks.services import assign_rank, create_rank
 from taxilaw.calendar import quarter_end
 
 from ...models import Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
-from ...services import auxiliaries, people, permits, vehicles
+from ...services import auxiliaries, people, permits, taximeters, vehicles
 
 FIRST = ["José", "João", "Antônio", "Francisco", "Carlos", "Paulo", "Pedro", "Lucas", "Luiz", "Marcos",
          "Luís", "Gabriel", "Rafael", "Daniel", "Marcelo", "Bruno", "Eduardo", "Felipe", "Raimundo", "Rodrigo",
@@ -82,6 +82,7 @@ class Command(BaseCommand):
             )
             inspected = max(signed, today - timedelta(days=random.randint(1, 300)))
             vehicles.record_inspection(vehicle=vehicle, inspected_on=inspected, result=Inspection.Result.PASSED, seal_number=f"SV-{n:04d}")
+            taximeters.equip_afered(vehicle, installed_on=signed, serial=f"DEMO-{n:04d}", on=today)  # Art. 47, §1-§2
             auxiliaries.issue_cmt(person=holder, number=f"CMT-{n:04d}", issued_on=signed, expires_on=signed + timedelta(days=3 * 365))
             if n % 3 == 0 or n == 1:
                 self._auxiliary(permit, n, today, auxiliary_user if n == 1 else None)
