@@ -133,6 +133,7 @@ class Session:
         if current.get("tariff"):
             self._apply(current, "")
             self.store.save(TARIFF_FILE, {"tariff": current["tariff"], "meter": current.get("meter") or {},
+                                          "taximeter": current.get("taximeter"),
                                           "at": self.clock().isoformat()})
         else:
             self.store.delete(TARIFF_FILE)
@@ -143,7 +144,8 @@ class Session:
         holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
         params = MeterParams.from_dict(config["params"]) if config.get("params") else None
         self.flag.municipal_holidays = holidays
-        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params)
+        correction = (answer.get("taximeter") or {}).get("correction")  # the cab's taxímetro awaits its aferição
+        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params, correction)
 
     def start_trip(self) -> bool:
         """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45) or the
@@ -166,7 +168,7 @@ class Session:
         trip_id, ride_id = self.meter.trip_id, self.meter.ride_id
         reading = self.meter.stop()
         if self.payment is not None and trip_id:
-            self.payment.begin(reading.total, trip_id, ride_id)
+            self.payment.begin(self.meter.fare_due(reading.total), trip_id, ride_id)
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
