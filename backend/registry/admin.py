@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
+from . import admin_taximeters  # noqa: F401  (registers the taxímetro register's admin)
 from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
 from .models import (
     Alvara,

@@ -180,3 +180,25 @@ def test_the_admin_records_the_summons_through_the_service_once(admin_client, wo
     assert inquiry.summoned_on == today and "chefe" in inquiry.summons_record
     again = admin_client.post(changelist, {"action": "summon_today", "_selected_action": [inquiry.pk]}, follow=True)
     assert "já foi intimado" in again.content.decode()
+
+
+@pytest.mark.article("Art. 47, §1", "Art. 47, §3")
+def test_the_admin_records_aferitions_through_the_law_and_never_moves_a_meter_by_hand(admin_client, working_cab, today):
+    from backend.registry.models import TaximeterAferition
+
+    meter = working_cab().vehicles.get().taximeters.get()
+    before = TaximeterAferition.objects.count()
+    add = "/admin/registry/taximeteraferition/add/"
+    refused = admin_client.post(add, {"taximeter": meter.pk, "afered_on": today, "certificate": "INMETRO 9", "seal": ""})
+    assert refused.status_code == 200 and TaximeterAferition.objects.count() == before
+    assert admin_client.post(add, {"taximeter": meter.pk, "afered_on": today, "certificate": "INMETRO 9", "seal": "L-9"}).status_code == 302
+    assert TaximeterAferition.objects.filter(taximeter=meter, afered_on=today, seal="L-9").exists()
+    url = f"/admin/registry/taximeter/{meter.pk}/change/"
+    admin_client.post(url, {"serial": meter.serial, "make": meter.make, "model": "Novo", "installer": "",
+                            "installed_on": today, "removed_on": today,
+                            "aferitions-TOTAL_FORMS": 0, "aferitions-INITIAL_FORMS": 0})
+    meter.refresh_from_db()
+    assert meter.removed_on is None and meter.installed_on != today and meter.model == "Novo"
+    second = admin_client.post("/admin/registry/taximeter/add/", {"vehicle": meter.vehicle_id, "serial": "Z-1", "make": "Digitax",
+                                                                  "model": "X", "installed_on": today})
+    assert second.status_code == 200 and "já tem um taxímetro instalado" in second.content.decode()

@@ -113,3 +113,20 @@ def test_the_register_refuses_a_second_meter_an_unsealed_aferition_and_a_removal
     assert not taximeters.cab_meter_regime(vehicle, today).decision
     taximeters.record_aferition(taximeter=replacement, afered_on=today, certificate="INMETRO 2", seal="L-2")
     assert taximeters.cab_meter_regime(vehicle, today).decision
+
+
+@pytest.mark.article("Art. 47, §2")
+def test_the_scheduler_tells_the_holder_once_by_when_to_afer_and_not_once_afered(working_cab, today):
+    from backend.notices.models import Notice
+    from backend.registry.jobs import taximeter_aferition
+
+    permit = working_cab(signed_on=today - timedelta(days=60))
+    afered = working_cab(signed_on=today - timedelta(days=60))
+    _new_tariff(today - timedelta(days=3))
+    taximeters.record_aferition(taximeter=vehicle_in_service(afered).taximeters.get(), afered_on=today,
+                                certificate="INMETRO 5/2026", seal="L-5")
+    taximeter_aferition(timezone.now())
+    taximeter_aferition(timezone.now())
+    notice = Notice.objects.get(code="taximeter_aferition_due")
+    assert notice.permit == permit and notice.person == permit.holder
+    assert (today + timedelta(days=26)).strftime("%d/%m/%Y") in notice.message

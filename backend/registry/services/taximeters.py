@@ -39,12 +39,8 @@ def cab_meter_regime(vehicle: Vehicle | None, at: date | datetime | None = None)
     return tariff_selectors.meter_regime(last_aferition_on(vehicle, day), day)
 
 
-@transaction.atomic
-def install_taximeter(*, vehicle: Vehicle, serial: str, make: str, model: str, installed_on: date,
-                      installer: str = "") -> Taximeter:
-    """Register the taxímetro installed in a cab; one at a time (Art. 47, §3: the old one leaves only with INMETRO's
-    permission, recorded by :func:`remove_taximeter`)."""
-    Vehicle.objects.select_for_update().get(pk=vehicle.pk)
+def check_installation(vehicle: Vehicle, make: str, serial: str) -> None:
+    """One taxímetro per cab (Art. 47, §3) and one register entry per device; used by the service and the admin."""
     if vehicle.taximeters.filter(removed_on__isnull=True).exists():
         refuse("Art. 47, §3", "taximeter_already_installed",
                gettext_noop("O veículo já tem um taxímetro instalado; registre antes a retirada autorizada pelo INMETRO."),
@@ -52,6 +48,15 @@ def install_taximeter(*, vehicle: Vehicle, serial: str, make: str, model: str, i
     if Taximeter.objects.filter(make=make, serial=serial).exists():
         refuse("Art. 47", "taximeter_serial_taken", gettext_noop("Já há um taxímetro {make} com o número de série {serial}."),
                "serial", make=make, serial=serial)
+
+
+@transaction.atomic
+def install_taximeter(*, vehicle: Vehicle, serial: str, make: str, model: str, installed_on: date,
+                      installer: str = "") -> Taximeter:
+    """Register the taxímetro installed in a cab; one at a time (Art. 47, §3: the old one leaves only with INMETRO's
+    permission, recorded by :func:`remove_taximeter`)."""
+    Vehicle.objects.select_for_update().get(pk=vehicle.pk)
+    check_installation(vehicle, make, serial)
     return Taximeter.objects.create(vehicle=vehicle, serial=serial, make=make, model=model, installer=installer,
                                     installed_on=installed_on)
 
