@@ -130,3 +130,30 @@ def test_the_scheduler_tells_the_holder_once_by_when_to_afer_and_not_once_afered
     notice = Notice.objects.get(code="taximeter_aferition_due")
     assert notice.permit == permit and notice.person == permit.holder
     assert (today + timedelta(days=26)).strftime("%d/%m/%Y") in notice.message
+
+
+@pytest.mark.article("Art. 47, §1", "Art. 47, §3")
+def test_the_api_runs_the_register_through_its_services(dimutran, working_cab, user_for, today):
+    permit = working_cab()
+    vehicle = vehicle_in_service(permit)
+    meter = vehicle.taximeters.get()
+    second = dimutran.post("/api/taximeters/", {"vehicle": vehicle.pk, "serial": "N-2", "make": "Digitax", "model": "X",
+                                                "installed_on": today}, format="json")
+    assert second.status_code == 400 and second.json()["reasons"][0]["code"] == "taximeter_already_installed"
+    removal = dimutran.post(f"/api/taximeters/{meter.pk}/remove/", {"removed_on": today, "inmetro_permission": ""}, format="json")
+    assert removal.status_code == 400
+    assert dimutran.post(f"/api/taximeters/{meter.pk}/remove/", {"removed_on": today, "inmetro_permission": "Ofício 3"},
+                         format="json").status_code == 200
+    new = dimutran.post("/api/taximeters/", {"vehicle": vehicle.pk, "serial": "N-2", "make": "Digitax", "model": "X",
+                                             "installed_on": today}, format="json")
+    assert new.status_code == 201, new.content
+    future = dimutran.post(f"/api/taximeters/{new.json()['id']}/aferitions/",
+                           {"afered_on": today + timedelta(days=1), "certificate": "C", "seal": "L"}, format="json")
+    assert future.status_code == 400 and future.json()["reasons"][0]["code"] == "aferition_in_future"
+    done = dimutran.post(f"/api/taximeters/{new.json()['id']}/aferitions/",
+                         {"afered_on": today, "certificate": "INMETRO 8", "seal": "L-8"}, format="json")
+    assert done.status_code == 201 and done.json()["aferitions"][0]["seal"] == "L-8"
+    holder = user_for(permit.holder)
+    assert {m["serial"] for m in holder.get("/api/taximeters/").json()["results"]} == {meter.serial, "N-2"}
+    assert holder.post(f"/api/taximeters/{meter.pk}/aferitions/", {"afered_on": today, "certificate": "x", "seal": "y"},
+                       format="json").status_code == 403
