@@ -8,19 +8,16 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
-from . import admin_taximeters  # noqa: F401  (registers the taxímetro register's admin)
+from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
 from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
 from .models import (
     Alvara,
     Auxiliary,
-    Cmt,
-    Inspection,
     Permit,
     Person,
     Renewal,
     RenewalDocument,
     RevocationInquiry,
-    SocialSecurityProof,
     Suspension,
     Transfer,
     Vehicle,
@@ -131,13 +128,6 @@ class VehicleAdmin(admin.ModelAdmin):
     search_fields = ("plate", "renavam", "permit__number")
 
 
-@admin.register(Inspection)
-class InspectionAdmin(admin.ModelAdmin):
-    list_display = ("vehicle", "inspected_on", "kind", "result", "seal_number", "valid_until", "fee_brl", "fee_paid_on")
-    list_filter = ("result", "kind")
-    date_hierarchy = "inspected_on"
-
-
 @admin.register(Auxiliary)
 class AuxiliaryAdmin(admin.ModelAdmin):
     form = AuxiliaryForm
@@ -154,17 +144,6 @@ class AuxiliaryAdmin(admin.ModelAdmin):
         (_("Emprego com CTPS (Art. 1, §6)"), {"fields": ("ctps_number", "ctps_series")}),
         (_("Pagamentos"), {"fields": ("pix_receiver",)}),
     )
-
-
-@admin.register(SocialSecurityProof)
-class SocialSecurityProofAdmin(admin.ModelAdmin):
-    list_display = ("auxiliary", "quarter_end", "presented_on")
-
-
-@admin.register(Cmt)
-class CmtAdmin(admin.ModelAdmin):
-    list_display = ("number", "person", "issued_on", "expires_on")
-    search_fields = ("number", "person__full_name")
 
 
 @admin.register(Transfer)

@@ -202,3 +202,41 @@ def test_the_admin_records_aferitions_through_the_law_and_never_moves_a_meter_by
     second = admin_client.post("/admin/registry/taximeter/add/", {"vehicle": meter.vehicle_id, "serial": "Z-1", "make": "Digitax",
                                                                   "model": "X", "installed_on": today})
     assert second.status_code == 200 and "já tem um taxímetro instalado" in second.content.decode()
+
+
+@pytest.mark.article("Art. 37", "Art. 40", "Art. 51", "Art. 1, §5")
+def test_the_admin_adds_vistorias_cmts_and_proofs_only_through_their_services_and_never_edits_what_the_law_sets(
+        admin_client, working_cab, make_person, today):
+    from backend.registry.models import Cmt, Inspection, SocialSecurityProof
+
+    permit = working_cab()
+    vehicle = permit.vehicles.get()
+    add = "/admin/registry/inspection/add/"
+    row = {"vehicle": vehicle.pk, "kind": "annual", "inspected_on": today, "result": "passed", "seal_number": "", "notes": ""}
+    assert admin_client.post(add, row).status_code == 200  # a pass needs its seal (Art. 37)
+    assert admin_client.post(add, {**row, "seal_number": "S-77"}).status_code == 302
+    inspection = Inspection.objects.get(seal_number="S-77")
+    assert inspection.valid_until is not None and inspection.fee_brl > 0  # from the law, not typed
+    url = f"/admin/registry/inspection/{inspection.pk}/change/"
+    admin_client.post(url, {"result": "failed", "valid_until": today, "fee_paid_on": today, "fee_brl": "0", "notes": "Ok."})
+    inspection.refresh_from_db()
+    assert inspection.result == "passed" and inspection.fee_paid_on is None and inspection.notes == "Ok."
+    admin_client.post("/admin/registry/inspection/", {"action": "fee_paid_today", "_selected_action": [inspection.pk]})
+    inspection.refresh_from_db()
+    assert inspection.fee_paid_on == today
+
+    person = make_person()
+    cmt = {"person": person.pk, "number": "CMT-X1", "issued_on": today, "expires_on": today}
+    assert admin_client.post("/admin/registry/cmt/add/", cmt).status_code == 200  # Art. 51: valid after its issue
+    assert admin_client.post("/admin/registry/cmt/add/", {**cmt, "expires_on": today + timedelta(days=365)}).status_code == 302
+    card = Cmt.objects.get(number="CMT-X1")
+    admin_client.post(f"/admin/registry/cmt/{card.pk}/change/", {"expires_on": today + timedelta(days=9999)})
+    card.refresh_from_db()
+    assert card.expires_on == today + timedelta(days=365)
+
+    aux = auxiliaries.authorize_auxiliary(permit=permit, person=make_person(), on=today)
+    proof = {"auxiliary": aux.pk, "quarter_end": today.replace(day=15), "presented_on": today}
+    assert admin_client.post("/admin/registry/socialsecurityproof/add/", proof).status_code == 200
+    assert not SocialSecurityProof.objects.filter(auxiliary=aux).exists()
+    for model, pk in (("inspection", inspection.pk), ("cmt", card.pk)):
+        assert admin_client.post(f"/admin/registry/{model}/{pk}/delete/", {"post": "yes"}).status_code == 403
