@@ -157,3 +157,30 @@ def test_the_api_runs_the_register_through_its_services(dimutran, working_cab, u
     assert {m["serial"] for m in holder.get("/api/taximeters/").json()["results"]} == {meter.serial, "N-2"}
     assert holder.post(f"/api/taximeters/{meter.pk}/aferitions/", {"afered_on": today, "certificate": "x", "seal": "y"},
                        format="json").status_code == 403
+
+
+@pytest.mark.article("Art. 45, §3", "Art. 43")
+def test_a_ride_under_a_correction_table_keeps_the_reading_and_charges_the_converted_fare(working_cab, today):
+    from backend.receipts.receipts import breakdown
+    from backend.trips.models import Ride
+    from backend.trips.services import record_finished_trip
+    from taxilaw.meter import recompute
+    from taxilaw.receipt import total
+
+    permit = working_cab(signed_on=today - timedelta(days=60))
+    decree = _new_tariff(today - timedelta(days=3))
+    tariff_services.authorize_correction_table(
+        tariff=decree, factor=Decimal("1.1111"), authorization="Decreto do Prefeito 41/2026",
+        authorized_on=today - timedelta(days=4), valid_from=today - timedelta(days=3), valid_until=today + timedelta(days=26))
+    fixes = _trace(today)
+    old = TariffDecree.objects.get(effective_from=date(2026, 1, 1)).to_law()
+    reading = recompute(fixes, old, frozenset(), started_at=fixes[0].t, stopped_at=fixes[-1].t).total  # the phone's meter
+    ride = Ride.objects.create(status="on_board", created_by="operator", permit=permit, driver=permit.holder,
+                               pickup_lat=-21.1311, pickup_lon=-42.3676, on_board_at=fixes[0].t)
+    ride = record_finished_trip(ride, meter_total=reading, stopped_at=fixes[-1].t,
+                                trace=[{"t": f.t, "lat": f.lat, "lon": f.lon, "accuracy_m": f.accuracy_m} for f in fixes])
+    assert ride.meter_reading == reading and ride.correction_factor == Decimal("1.1111")
+    assert ride.fare == (reading * Decimal("1.1111")).quantize(Decimal("0.01"), rounding=ROUND_DOWN) > reading
+    assert not ride.meter_disagreement  # the server ran the tariff the taxímetro was afered for
+    lines, tariff = breakdown(ride)
+    assert tariff == old and total(lines) == ride.fare and lines[-1].code == "correction"
