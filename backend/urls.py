@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/", include("dispatch.urls")),
     path("api/", include("backend.trips.urls")),
     path("api/", include("backend.ranks.urls")),
+    path("api/", include("backend.ranks.driver_api")),
     path("", include("backend.ranks.public")),
     path("api/", include("backend.parameters.urls")),
     path("api/", include("backend.tariffs.urls")),
