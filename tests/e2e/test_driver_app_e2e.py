@@ -104,7 +104,7 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         session.tick()
         session.tick()  # the GPS is on while free: the first fix goes to the central
         assert session.reporter.sent == 1
-        session.ride.check_in(world["rank_id"])
+        session.ranks.check_in(world["rank_id"])
         await until(ui, lambda: session.ride.rank is not None, what="rank_checked_in")
         assert session.ride.rank["queue_position"] == 1 and "1º na fila" in session.ride.rank_text
         await asyncio.sleep(FLUSH)
