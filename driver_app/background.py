@@ -23,9 +23,10 @@ class InlineExecutor:
 
 class Background:
     def __init__(self, post: Optional[Post] = None, executor: Optional[Executor | InlineExecutor] = None):
-        self.post: Post = post or (lambda fn: fn())
-        self.executor = executor or (ThreadPoolExecutor(max_workers=2, thread_name_prefix="net") if post
-                                     else InlineExecutor())
+        self.post: Post = post if post is not None else (lambda fn: fn())
+        if executor is None:
+            executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="net") if post is not None else InlineExecutor()
+        self.executor = executor
 
     def run(self, call: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[Exception], None]) -> None:
         """``call()`` on a worker; then ``done(result)`` or ``failed(error)`` on the UI thread."""
@@ -34,7 +35,8 @@ class Background:
             try:
                 result = call()
             except Exception as exc:  # handed to the UI thread: a view-model says it (offline, refused)
-                self.post(lambda: failed(exc))
+                error = exc  # ``exc`` is unbound once the except block ends; the posted callback runs later
+                self.post(lambda: failed(error))
                 return
             self.post(lambda: done(result))
 

@@ -73,7 +73,7 @@ class PlyerGps:  # pragma: no cover - needs a phone
                  post: Optional[Callable[[Callable[[], None]], None]] = None):
         self.clock = clock
         self.min_time_ms = min_time_ms
-        self.post = post or (lambda fn: fn())  # plyer calls back on Android's thread: the fix goes to the UI thread
+        self.post = post if post is not None else (lambda fn: fn())  # plyer calls back on Android's thread: the fix goes to the UI thread
         self.on_fix: Optional[FixCallback] = None
         self._configured = False
 

@@ -13,6 +13,7 @@ from taxilaw.meter import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
+from .background import Background
 from .clients import (
     ApiError,
     FakeDispatch,
@@ -29,7 +30,6 @@ from .clients import (
     NetworkError,
     demo_me,
 )
-from .background import Background
 from .gps import GpsSource, PlyerGps, ReplayGps, SharedGps, demo_trace, utcnow
 from .phone import AndroidPhone, DesktopPhone, Phone
 from .storage import JsonStore
@@ -289,8 +289,8 @@ def demo_ranks() -> dict:
                 "reasons": [r.as_dict() for r in decision.reasons]}
 
     return {"checked_in": None, "ranks": [
-        row(1, "Praça Cel. Pacheco de Medeiros", "privativo", 160, 4, 6, law.visitors_allowed(6, 4, 0)),
         row(4, "Praça João Pinheiro", "privativo", 120, 1, 12, law.may_check_in_at(120, 200), titular=True),
+        row(1, "Praça Cel. Pacheco de Medeiros", "privativo", 160, 4, 6, law.visitors_allowed(6, 4, 0)),
         row(2, "Rodoviária de Muriaé", "privativo", 650, 1, 4, law.visitors_allowed(4, 1, 0)),
         row(3, "Hospital São Paulo", "livre", 1180, 0, 0, law.may_check_in_at(1180, 200)),
     ]}

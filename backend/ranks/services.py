@@ -21,7 +21,6 @@ from taxilaw.i18n import gettext_noop as _
 from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 
 from . import selectors
-from .nearby import stand_decision
 from .models import (
     AbsenceJustification,
     Candidate,
@@ -36,6 +35,7 @@ from .models import (
     RankObservation,
     SwapRequest,
 )
+from .nearby import stand_decision
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Callable, Optional
 
+from taxilaw.flags import local_time
 from taxilaw.split import (
     METHOD_LABELS,
     PARTY_AUXILIARY,
@@ -21,8 +22,6 @@ from taxilaw.split import (
     split_week,
     week_start,
 )
-
-from taxilaw.flags import local_time
 
 from ..background import Background
 from ..clients import ApiError, NetworkError, StatementsClient
