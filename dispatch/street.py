@@ -34,8 +34,8 @@ from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 from backend.trips.services import record_finished_trip
 
 from . import compliance, events, snapshots, wire
+from .errors import DispatchError
 from .models import Cab
-from .services import DispatchError
 
 STREET = "street"  # Ride.created_by of a street-hail trip
 RANK = "rank"  # Ride.created_by of a trip taken at a ponto: the cab was checked in there when it started
@@ -45,7 +45,7 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
                        trace: list[dict]) -> tuple[Ride, bool]:
     """Record a finished street trip once; ``(ride, False)`` when recorded now, ``(ride, True)`` when it already was.
 
-    Refused (:class:`~dispatch.services.DispatchError`) when the registry did not let the cab's driver work
+    Refused (:class:`~dispatch.errors.DispatchError`) when the registry did not let the cab's driver work
     when the trip started (``not_allowed``) or when the cab has a dispatched ride in progress (``cab_busy``); a trace the meter
     cannot read raises :class:`~backend.api_errors.LawViolation` (Art. 43).
     """
