@@ -11,8 +11,8 @@ import uuid
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from backend.ranks import services as rank_services
 from backend.ranks.models import Rank, RankCheckIn
+from backend.ranks.services import ranks as rank_services
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES

@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backend.ranks import services as rank_services
+from backend.ranks.services import ranks as rank_services
 from backend.trips.models import OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from taxilaw.geodesy import distance_m
 from zones.gazetteer import AddressError, default_gazetteer

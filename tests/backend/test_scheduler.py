@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from backend.notices.models import Notice
-from backend.ranks import services as rank_services
+from backend.ranks.services import ranks as rank_services
 from backend.registry.models import Inspection, RevocationInquiry
 from backend.registry.services import auxiliaries, permits, revocation, vehicles
 from backend.scheduler import jobs as scheduler

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from backend.ranks.services import create_rank
+from backend.ranks.services.ranks import create_rank
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
 from dispatch import events, offers, snapshots, wire

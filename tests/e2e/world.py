@@ -19,7 +19,7 @@ from django.utils import timezone  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 from validate_docbr import CNH, CPF, RENAVAM  # noqa: E402
 
-from backend.ranks.services import create_rank  # noqa: E402
+from backend.ranks.services.ranks import create_rank  # noqa: E402
 from backend.registry.models import Inspection  # noqa: E402
 from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles  # noqa: E402
 from backend.trips.models import Passenger  # noqa: E402

@@ -11,7 +11,7 @@ from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.parameters.selectors import current_parameters
 from backend.ranks.demo import MURIAE_RANKS
-from backend.ranks.services import assign_rank, check_in, check_out, create_rank
+from backend.ranks.services.ranks import assign_rank, check_in, check_out, create_rank
 from taxilaw.calendar import quarter_end
 
 from ...models import Inspection, Permit, SocialSecurityProof, Vehicle
@@ -139,14 +139,14 @@ class Command(BaseCommand):
         auxiliaries.cancel_overdue_auxiliaries(on=today)
 
     def _suspension(self, permit, today):
-        from backend.enforcement import services as enforcement
         from backend.enforcement.models import InfractionType
+        from backend.enforcement.services import autos, decisions
 
         seen = today - timedelta(days=20)
-        auto = enforcement.issue(permit=permit, person=permit.holder, infractions=[InfractionType.objects.get(code="seal_removed")],
-                                 committed_on=seen, issued_on=seen, observation="Selo de vistoria retirado (demonstração).")
-        enforcement.deliver_copy(auto=auto, delivered_on=seen)
+        auto = autos.issue(permit=permit, person=permit.holder, infractions=[InfractionType.objects.get(code="seal_removed")],
+                           committed_on=seen, issued_on=seen, observation="Selo de vistoria retirado (demonstração).")
+        autos.deliver_copy(auto=auto, delivered_on=seen)
         infraction = auto.infractions.get()
-        enforcement.decide(auto=auto, decided_on=today - timedelta(days=5), reasoning="Infração comprovada (demonstração).",
-                           choices=[enforcement.PenaltyChoice(infraction=infraction, kind="suspension",
-                                                              starts_on=today - timedelta(days=3), ends_on=today + timedelta(days=12))])
+        decisions.decide(auto=auto, decided_on=today - timedelta(days=5), reasoning="Infração comprovada (demonstração).",
+                         choices=[decisions.PenaltyChoice(infraction=infraction, kind="suspension",
+                                                          starts_on=today - timedelta(days=3), ends_on=today + timedelta(days=12))])
