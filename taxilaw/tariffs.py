@@ -358,7 +358,8 @@ MURIAE_DEMO_TARIFF_VALUES: Mapping[str, str] = {
     "price_km_b1": "2.70",
     "price_km_b2": "3.25",
     "price_hour_waiting": "13.00",
-    "decree": "demo: prices published by Muriaé; bandeirada R$ 5,50 assumed (replace with the decree in force)",
+    # shown to passengers on receipts and to DIMUTRAN in the admin: Portuguese, as every user-facing text
+    "decree": "demonstração: preços publicados pela Prefeitura de Muriaé; bandeirada de R$ 5,50 suposta (substituir pelo decreto em vigor)",
 }
 
 MURIAE_DEMO_TARIFF: Tariff = Tariff.from_dict(MURIAE_DEMO_TARIFF_VALUES)
