@@ -71,7 +71,7 @@ def _build_naive_application():
 
     from backend.registry import compliance
     from backend.trips.models import Ride
-    from dispatch import choosing, events, grid, services, snapshots
+    from dispatch import choosing, events, grid, offers, snapshots
     from dispatch.auth import DriverTokenAuthMiddleware
     from dispatch.consumers import DriverConsumer, PassengerConsumer
     from dispatch.models import Cab, CabStatus
@@ -92,7 +92,7 @@ def _build_naive_application():
                 if best is None or d < best[0]:
                     best = (d, cab)
             if best and compliance.may_work(best[1].driver, best[1].permit):
-                services._offer_open_ride(ride, choosing.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
+                offers._offer_open_ride(ride, choosing.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
             else:
                 events.announce(events.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
         return Ride.objects.get(pk=ride.pk)
@@ -199,7 +199,7 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
     from backend.registry.models import Inspection
     from backend.registry.services import auxiliaries, people, permits, vehicles
     from backend.trips.models import Passenger
-    from dispatch.services import go_online
+    from dispatch.cabs import go_online
 
     User = get_user_model()
     today = timezone.localdate()

@@ -3,7 +3,7 @@
 ``GET /api/addresses/?q=`` ranked suggestions, each with its street's geometry;
 ``GET /api/addresses/reverse/?lat=&lon=`` "Rua X, bairro Y". Callers: DIMUTRAN
 staff (session or ``Authorization: Token``) and passengers (``Authorization:
-Passageiro <token>``, the token of ``POST /api/passengers/``). Bad input is a
+Passenger <token>``, the token of ``POST /api/passengers/``). Bad input is a
 400 with a pt-BR field message or an empty list with a ``message``, never a 500.
 """
 
@@ -16,33 +16,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from rest_framework import serializers
-from rest_framework.authentication import BaseAuthentication, get_authorization_header
-from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from backend.api.authentication import PassengerAuthentication
 from backend.trips.models import Passenger
 from zones.gazetteer import MAX_QUERY_CHARS, MAX_RESULTS, STREETS_FILE, AddressError, default_gazetteer
-
-PASSENGER_SCHEME = b"passageiro"
-
-
-class PassengerTokenAuthentication(BaseAuthentication):
-    """``Authorization: Passageiro <token>``: ``request.user`` stays anonymous, ``request.auth`` is the Passenger."""
-
-    def authenticate(self, request):
-        scheme, _sep, key = get_authorization_header(request).partition(b" ")
-        if scheme.lower() != PASSENGER_SCHEME:
-            return None
-        passenger = Passenger.objects.filter(token=key.strip().decode("latin-1")).first()
-        if passenger is None:
-            raise AuthenticationFailed(_("Cadastro de passageiro não encontrado; identifique-se de novo."))
-        return (None, passenger)
-
-    def authenticate_header(self, request):
-        return "Passageiro"
 
 
 class StaffOrPassenger(BasePermission):
@@ -74,7 +55,7 @@ class ReverseQuery(serializers.Serializer):
 
 
 class _AddressView(APIView):
-    authentication_classes = [PassengerTokenAuthentication, *APIView.authentication_classes]
+    authentication_classes = [PassengerAuthentication, *APIView.authentication_classes]
     permission_classes = [StaffOrPassenger]
     throttle_classes = [AddressThrottle]
 

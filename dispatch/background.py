@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import events, memory, offering, positions, services
+from . import cabs, events, memory, offering, offers, positions
 from .bookings import dispatch_due
 from .positions import buffer
 
@@ -49,8 +49,8 @@ async def _loop() -> None:
 
 
 def tick(batch: dict) -> None:
-    services.sweep_presence()  # this process's lease renewed; cabs of a dead process offline
+    cabs.sweep_presence()  # this process's lease renewed; cabs of a dead process offline
     positions.flush(batch)
-    services.expire_offers()
-    services.tell_the_no_longer_allowed()
+    offers.expire_offers()
+    cabs.tell_the_no_longer_allowed()
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)

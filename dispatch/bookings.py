@@ -10,7 +10,7 @@ from django.utils import timezone
 from backend.bookings.models import Booking, BookingStatus
 from backend.trips.models import Ride
 
-from . import services
+from . import errors, offers
 
 DUE_PER_TICK = 20  # bookings dispatched by one tick at most: a tick does bounded work
 
@@ -33,14 +33,14 @@ def dispatch_due(now: datetime | None = None, limit: int = DUE_PER_TICK) -> list
                         status=BookingStatus.DISPATCHED, dispatched_at=now) != 1:
                     continue  # another process took it
                 b = Booking.objects.select_related("passenger").get(pk=pk)
-                ride = services.request_ride(
+                ride = offers.request_ride(
                     pickup={"lat": b.pickup_lat, "lon": b.pickup_lon, "address": b.pickup_address},
                     destination={"lat": b.destination_lat, "lon": b.destination_lon, "address": b.destination_address}
                     if b.destination_lat is not None else None,
                     passenger=b.passenger, caller_name=b.caller_name, caller_phone=b.caller_phone)
                 Booking.objects.filter(pk=pk).update(ride=ride)
                 rides.append(ride)
-        except services.DispatchError as exc:  # the passenger has another ride open at that moment
+        except errors.DispatchError as exc:  # the passenger has another ride open at that moment
             Booking.objects.filter(pk=pk, status=BookingStatus.SCHEDULED).update(
                 status=BookingStatus.FAILED, note=str(exc.message)[:255])
     return rides

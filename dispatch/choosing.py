@@ -1,6 +1,6 @@
 """Choosing the cab a ride is offered to (Art. 66): the rank queue at the pickup first, then the nearest free cabs.
 
-Choosing locks nothing (``dispatch.services`` writes the offer and lets the database settle a race);
+Choosing locks nothing (``dispatch.offers`` writes the offer and lets the database settle a race);
 every candidate considered is kept for DIMUTRAN's audit.
 """
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 
-from . import background, events, offering, protocol, pump, services, snapshots, street, wire
+from . import background, cabs, errors, events, offering, offers, protocol, pump, rides, snapshots, street, wire
 from .positions import buffer
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ class _Base(AsyncWebsocketConsumer):
             return
         try:
             await getattr(self, "on_" + kind)(data)
-        except (services.DispatchError, LawViolation) as exc:  # every refusal becomes a frame here, and only here
+        except (errors.DispatchError, LawViolation) as exc:  # every refusal becomes a frame here, and only here
             await self.send_json(wire.error(exc, **self.refusal_context(kind, data)))
         except Exception:
             log.exception("unexpected error handling a %s frame", self.role)
@@ -148,8 +148,8 @@ class DriverConsumer(_Base):
             await self.close(code=4401)  # rejects the handshake: no valid token
             return
         try:
-            self.cab = await database_sync_to_async(services.go_online)(person, self.channel_name)
-        except services.DispatchError as exc:
+            self.cab = await database_sync_to_async(cabs.go_online)(person, self.channel_name)
+        except errors.DispatchError as exc:
             await self.accept()
             await self.send_json(wire.error(exc))
             await self.close(code=POLICY_VIOLATION)
@@ -163,13 +163,13 @@ class DriverConsumer(_Base):
 
     async def disconnect(self, code):
         if self.cab is not None:
-            await database_sync_to_async(services.go_offline)(self.cab.pk, self.channel_name)
+            await database_sync_to_async(cabs.go_offline)(self.cab.pk, self.channel_name)
         await super().disconnect(code)
 
     async def relay(self, event):
         message = event["message"]
         if message.get("type") == wire.COMPLIANCE_CHANGED.type:
-            decision = await database_sync_to_async(services.still_allowed)(self.cab.pk)
+            decision = await database_sync_to_async(cabs.still_allowed)(self.cab.pk)
             if not decision:
                 await self.send_json(wire.SUSPENDED(reasons=[r.as_dict(_) for r in decision.reasons]))
                 await self.close(code=POLICY_VIOLATION)
@@ -185,43 +185,43 @@ class DriverConsumer(_Base):
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
-        cab = await database_sync_to_async(services.set_status)(self.cab.pk, data["status"])
+        cab = await database_sync_to_async(cabs.set_status)(self.cab.pk, data["status"])
         await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):
-        checkin = await database_sync_to_async(services.rank_check_in)(
+        checkin = await database_sync_to_async(cabs.rank_check_in)(
             self.cab.permit_id, data["rank_id"], self.last_fix)  # Art. 9, V: where the GPS shows the cab
         await self.send_json(wire.RANK_CHECKED_IN(**checkin))
 
     async def on_rank_check_out(self, data):
-        await database_sync_to_async(services.rank_check_out)(self.cab.permit_id)
+        await database_sync_to_async(cabs.rank_check_out)(self.cab.permit_id)
         await self.send_json(wire.RANK_CHECKED_OUT())
 
     async def on_offer_accept(self, data):
-        ride = await database_sync_to_async(_with_snapshot(services.accept_offer))(data["offer_id"], self.cab.pk)
+        ride = await database_sync_to_async(_with_snapshot(offers.accept_offer))(data["offer_id"], self.cab.pk)
         await self.send_json(wire.OFFER_ACCEPTED(ride_id=ride["id"], ride=ride))
 
     async def on_offer_decline(self, data):
-        await offering.run(services.decline_offer, data["offer_id"], self.cab.pk)
+        await offering.run(offers.decline_offer, data["offer_id"], self.cab.pk)
         await self.send_json(wire.OFFER_DECLINED(offer_id=data["offer_id"]))
 
     async def on_ride_arriving(self, data):
-        ride = await database_sync_to_async(_with_snapshot(services.ride_arriving))(data["ride_id"], self.cab.pk)
+        ride = await database_sync_to_async(_with_snapshot(rides.ride_arriving))(data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_on_board(self, data):
-        ride = await database_sync_to_async(_with_snapshot(services.ride_on_board))(data["ride_id"], self.cab.pk)
+        ride = await database_sync_to_async(_with_snapshot(rides.ride_on_board))(data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_complete(self, data):
         def complete():
-            ride = services.ride_complete(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
+            ride = rides.ride_complete(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
             return wire.RIDE_UPDATED(ride=snapshots.ride(ride), **snapshots.fare_held(ride))  # the driver hears why
 
         await self.send_json(await database_sync_to_async(complete)())
 
     async def on_ride_cancel(self, data):
-        ride_id, step = await offering.run(services.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
+        ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
         await self.send_json(wire.RIDE_CANCELLED(ride_id=ride_id, reason=data["reason"], next=step))
 
     async def on_street_trip_complete(self, data):
@@ -246,7 +246,7 @@ class PassengerConsumer(_Base):
         await super().connect()
 
     async def on_auth(self, data):
-        passenger = await database_sync_to_async(services.passenger_by_token)(data["token"])
+        passenger = await database_sync_to_async(rides.passenger_by_token)(data["token"])
         if passenger is None:
             await self.send_json(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")))
             await self.close(code=POLICY_VIOLATION)
@@ -264,12 +264,12 @@ class PassengerConsumer(_Base):
         await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
-        ride = await offering.run(services.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
+        ride = await offering.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
         await self.join(events.ride_group(ride.pk))
         await self.send_json(wire.RIDE_UPDATE(ride=await database_sync_to_async(snapshots.ride)(ride)))
 
     async def on_ride_cancel(self, data):
-        await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
+        await database_sync_to_async(rides.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
 
 
 def _with_snapshot(service):
@@ -307,17 +307,17 @@ class OperatorConsumer(_Base):
 
     async def on_ride_create(self, data):
         ride = await offering.run(
-            services.request_ride,
+            offers.request_ride,
             pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"],
         )
         await self.send_json(wire.RIDE_CREATED(ride_id=ride.pk))
 
     async def on_ride_assign(self, data):
-        offer = await offering.run(services.assign_by_operator, data["ride_id"], data["permit_id"])
+        offer = await offering.run(offers.assign_by_operator, data["ride_id"], data["permit_id"])
         await self.send_json(wire.ASSIGNED(offer_id=offer.pk))
 
     async def on_ride_cancel(self, data):
-        await database_sync_to_async(services.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
+        await database_sync_to_async(rides.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
 
     async def on_broadcast(self, data):
         await self.channel_layer.group_send("cabs", {"type": "relay", "message": wire.BROADCAST(text=data["text"])})

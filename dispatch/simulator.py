@@ -67,11 +67,11 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
 
     from backend.ranks.demo import MURIAE_RANKS
     from backend.ranks.models import Rank
-    from backend.ranks.services import create_rank
+    from backend.ranks.services.ranks import create_rank
     from backend.registry.compliance import may_work
     from backend.registry.models import Auxiliary, Permit
     from backend.trips.models import Passenger
-    from dispatch.services import driven_permit
+    from dispatch.cabs import driven_permit
 
     User = get_user_model()
     world = World(cabs=[], ranks=[], passengers=[])

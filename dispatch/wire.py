@@ -261,8 +261,8 @@ def error(exc: Exception, trip_id: str | None = None) -> dict:
     """The ``error`` frame for a refusal: protocol, dispatcher or law (one place for every consumer)."""
     from backend.api_errors import LawViolation
 
+    from .errors import DispatchError
     from .protocol import ProtocolError
-    from .services import DispatchError
 
     extra = {"trip_id": trip_id} if trip_id is not None else {}
     if isinstance(exc, ProtocolError):

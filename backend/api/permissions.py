@@ -1,5 +1,6 @@
-"""Roles: DIMUTRAN staff manage everything; a permit holder and a driver see only their own."""
+"""Roles: DIMUTRAN staff manage everything; a permit holder and a driver see only their own; a passenger theirs."""
 
+from django.utils.translation import gettext as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 
@@ -23,3 +24,10 @@ class DimutranOrReadOwn(BasePermission):
         if not (request.user and request.user.is_authenticated):
             return False
         return request.method in SAFE_METHODS or is_dimutran(request.user)
+
+
+class IsPassenger(BasePermission):
+    message = _("Entre como passageiro (Authorization: Passenger <token>).")
+
+    def has_permission(self, request, view):
+        return request.auth is not None and hasattr(request.user, "passenger")

@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
-from . import services
 from .display import ride_data_summary
 from .models import (
     Appeal,
@@ -23,6 +22,7 @@ from .models import (
     PenaltyDecision,
     PenaltyReduction,
 )
+from .services import appeals as appeal_services
 
 
 def _law_errors(violation: LawViolation) -> ValidationError:
@@ -86,9 +86,9 @@ REDUCTION_INPUT = ("penalty", "kind", "amount", "starts_on", "ends_on", "involun
 REDUCTION_RECORD = ("previous_kind", "previous_amount", "previous_starts_on", "previous_ends_on", "refunded_amount")
 
 
-def _reduction_choices(formset) -> list[services.ReductionChoice]:
+def _reduction_choices(formset) -> list[appeal_services.ReductionChoice]:
     return [
-        services.ReductionChoice(**{name: form.cleaned_data.get(name) for name in REDUCTION_INPUT})
+        appeal_services.ReductionChoice(**{name: form.cleaned_data.get(name) for name in REDUCTION_INPUT})
         for form in formset.forms
         if form.instance.pk is None and form.cleaned_data and form.cleaned_data.get("penalty")
     ]
@@ -109,7 +109,7 @@ class PenaltyReductionFormSet(BaseInlineFormSet):
         if judged.result == Appeal.Result.PENDING and not reductions:
             return
         try:
-            services.check_judgment(
+            appeal_services.check_judgment(
                 appeal=stored, judged_on=judged.judged_on, result=judged.result, judgment_text=judged.judgment_text, reductions=reductions
             )
         except LawViolation as exc:
@@ -192,7 +192,7 @@ class AppealAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
-        pass  # the judgment is registered by services.judge_appeal in save_related, never written directly
+        pass  # the judgment is registered by appeal_services.judge_appeal in save_related, never written directly
 
     def save_related(self, request, form, formsets, change):
         for formset in formsets:  # the service writes the rows; the admin's change message reads these
@@ -202,7 +202,7 @@ class AppealAdmin(admin.ModelAdmin):
         if stored.result != Appeal.Result.PENDING or result in (None, Appeal.Result.PENDING):
             return
         formset = next((f for f in formsets if f.model is PenaltyReduction), None)
-        appeal = services.judge_appeal(
+        appeal = appeal_services.judge_appeal(
             appeal=stored, judged_on=form.cleaned_data["judged_on"], result=result,
             judgment_text=form.cleaned_data["judgment_text"], reductions=_reduction_choices(formset) if formset else [],
         )

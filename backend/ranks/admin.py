@@ -7,7 +7,6 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
-from . import services
 from .models import (
     AbsenceJustification,
     Candidate,
@@ -22,6 +21,7 @@ from .models import (
     RankObservation,
     SwapRequest,
 )
+from .services import ranks as rank_services
 
 
 @admin.register(CentralZone)
@@ -139,7 +139,7 @@ class AbsenceJustificationAdmin(admin.ModelAdmin):
     def _decide(self, request, queryset, accept):
         for j in queryset:
             try:
-                services.decide_justification(justification=j, accept=accept, on=timezone.localdate())
+                rank_services.decide_justification(justification=j, accept=accept, on=timezone.localdate())
             except LawViolation as exc:
                 self.message_user(request, f"{j}: {exc.detail}", messages.ERROR)
 

@@ -20,7 +20,7 @@ from django.db.models.signals import post_save
 
 from backend.registry.models import Permit
 
-from . import services
+from .services import contests as contest_services
 
 DISPATCH_UID = "ranks_designate_on_term"
 
@@ -37,7 +37,7 @@ def designate_on_term(sender, instance: Permit, created: bool, update_fields=Non
         return
     if update_fields is not None and "term_signed_on" not in update_fields:
         return
-    services.designate_on_term(instance)
+    contest_services.designate_on_term(instance)
 
 
 def connect() -> None:

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET
 from backend.trips.models import Ride
 
 from . import documents, receipts
-from .api import pdf_response
+from .api.views import pdf_response
 
 
 def _data(token: str) -> dict:

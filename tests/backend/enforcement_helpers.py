@@ -68,15 +68,15 @@ class Dispatch:
     """A permit's cab connected through dispatch, and what dispatch's background re-check tells it."""
 
     def connect(self, permit):
-        from dispatch import services
+        from dispatch import cabs
 
-        return services.go_online(permit.holder)  # connected, the registry's facts kept on the cab
+        return cabs.go_online(permit.holder)  # connected, the registry's facts kept on the cab
 
     def told(self) -> list[int]:
         """Run the re-check the background tick runs: the permits told they may no longer work."""
-        from dispatch import services
+        from dispatch import cabs
 
-        return services.tell_the_no_longer_allowed()
+        return cabs.tell_the_no_longer_allowed()
 
 
 @pytest.fixture

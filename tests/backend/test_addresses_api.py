@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def passenger_client():
     passenger = Passenger.objects.create(name="Maria", phone="32999991234")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Passageiro {passenger.token}")
+    client.credentials(HTTP_AUTHORIZATION=f"Passenger {passenger.token}")
     return client
 
 
@@ -37,7 +37,7 @@ def test_passenger_token_searches_and_reverses(passenger_client):
 def test_anonymous_and_unknown_passenger_are_refused():
     client = APIClient()
     assert client.get("/api/addresses/", {"q": "domiciano"}).status_code in (401, 403)
-    client.credentials(HTTP_AUTHORIZATION="Passageiro nope")
+    client.credentials(HTTP_AUTHORIZATION="Passenger nope")
     response = client.get("/api/addresses/", {"q": "domiciano"})
     assert response.status_code == 401
     assert "passageiro" in response.json()["detail"].lower()

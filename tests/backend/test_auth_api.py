@@ -6,10 +6,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.urls import get_resolver
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from backend.accounts.client_ip import client_ip
+from backend.accounts.tokens import ExpiringTokenAuthentication
 from dispatch.auth import _user_for_token
 
 # The handshake's lookup itself, in this thread (through database_sync_to_async it would close the test's connection).
@@ -150,3 +153,18 @@ def test_trusted_proxies_decide_which_forwarded_address_is_believed(rf, settings
     assert client_ip(request) == "200.1.2.3"  # the address our one proxy saw; the client wrote the first
     settings.TRUSTED_PROXIES = 3
     assert client_ip(request) == "10.0.0.254"  # fewer hops than proxies: not believed
+
+
+def test_no_api_view_accepts_a_token_that_never_expires():
+    def views(patterns):
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                yield from views(p.url_patterns)
+            elif getattr(p.callback, "cls", None) is not None:
+                yield p.callback.cls
+
+    found = list(views(get_resolver().url_patterns))
+    assert len(found) > 40
+    plain = sorted({v.__name__ for v in found for a in v.authentication_classes
+                    if issubclass(a, TokenAuthentication) and not issubclass(a, ExpiringTokenAuthentication)})
+    assert plain == []

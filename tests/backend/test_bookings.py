@@ -5,8 +5,10 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from backend.accounts import tokens
 from backend.bookings import services
 from backend.bookings.models import Booking
 from backend.trips.models import Passenger, Ride
@@ -137,3 +139,13 @@ def test_dispatchs_background_tick_dispatches_a_booking_whose_time_came(monkeypa
     Booking.objects.filter(pk=booking.pk).update(dispatch_at=timezone.now() - timedelta(seconds=1))  # its time came
     background.tick({})
     assert Booking.objects.get().ride.escalated
+
+
+def test_an_expired_operator_token_is_refused(settings):
+    token = tokens.issue(get_user_model().objects.create_user("operador2", password="x", is_staff=True))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get("/api/bookings/").status_code == 200
+    Token.objects.filter(pk=token.pk).update(created=token.created - settings.AUTH_TOKEN_TTL - timedelta(seconds=1))
+    answer = client.get("/api/bookings/")
+    assert answer.status_code == 401 and "expirada" in answer.json()["detail"]

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.utils import timezone
 
-from dispatch import grid, protocol, services, wire
+from dispatch import grid, offers, protocol, wire
 from dispatch.models import Cab, Offer
 
 PICKUP = (-21.131, -42.367)  # Praça Cel. Pacheco de Medeiros
@@ -52,7 +52,7 @@ def test_a_cab_last_seen_outside_is_never_a_candidate(working_cab):
     # the nearer cab reported a position outside the boundary (a GPS glitch, a trip to a neighbour town)
     cab(PICKUP[0] + 0.0005, PICKUP[1], "outside")
     inside = cab(PICKUP[0] + 0.003, PICKUP[1], "central")
-    ride = services.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]})
+    ride = offers.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]})
     offer = Offer.objects.get(ride=ride)
     assert offer.cab_id == inside.pk
     assert [c["cab_id"] for c in offer.candidates] == [inside.pk]
@@ -61,10 +61,10 @@ def test_a_cab_last_seen_outside_is_never_a_candidate(working_cab):
 @pytest.mark.django_db
 @pytest.mark.article("Art. 66")
 def test_a_ride_without_address_gets_the_nearest_street_for_the_offer():
-    ride = services.request_ride(pickup={"lat": -21.1314, "lon": -42.3675})
+    ride = offers.request_ride(pickup={"lat": -21.1314, "lon": -42.3675})
     ride.refresh_from_db()
     assert ride.pickup_address == "Rua Coronel Domiciano, bairro Centro"
-    typed = services.request_ride(pickup={"lat": -21.1314, "lon": -42.3675, "address": "Em frente ao Fórum"})
+    typed = offers.request_ride(pickup={"lat": -21.1314, "lon": -42.3675, "address": "Em frente ao Fórum"})
     assert typed.pickup_address == "Em frente ao Fórum"
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from backend.registry.models import Alvara, Auxiliary, Cmt, Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
 from backend.registry.services import auxiliaries
-from dispatch import compliance, services
+from dispatch import cabs, compliance
 from dispatch.models import Cab
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def cab(working_cab, make_person, today):
     assistant = make_person()
     aux = auxiliaries.authorize_auxiliary(permit=permit, person=assistant, on=today - timedelta(days=30))
     auxiliaries.record_social_security_proof(auxiliary=aux, quarter_end=date(today.year - 1, 12, 31), presented_on=today - timedelta(days=20))
-    cab = services.go_online(permit.holder)
+    cab = cabs.go_online(permit.holder)
     assert cab.compliance_facts is not None  # kept when the driver connected
     return cab
 

@@ -8,7 +8,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from backend.trips.models import Passenger, Ride
-from dispatch import grid, services
+from dispatch import errors, grid, offers, rides
 from dispatch.models import Cab, Offer
 
 pytestmark = [
@@ -26,7 +26,7 @@ def _race(target, args_list):
             barrier.wait()
             target(*args)
             outcomes.append("won")
-        except services.DispatchError as exc:
+        except errors.DispatchError as exc:
             outcomes.append(exc.code)
         finally:
             connections.close_all()
@@ -53,7 +53,7 @@ def test_many_concurrent_accepts_of_one_offer_one_wins(working_cab):
     cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre")
     ride = _ride()
     offer = _offer(ride, cab)
-    outcomes = _race(services.accept_offer, [(offer.pk, cab.pk)] * 8)
+    outcomes = _race(offers.accept_offer, [(offer.pk, cab.pk)] * 8)
     assert sorted(outcomes) == ["offer_gone"] * 7 + ["won"]
     ride.refresh_from_db()
     assert ride.status == "accepted" and ride.cab_id == cab.pk
@@ -63,10 +63,10 @@ def test_many_concurrent_accepts_of_one_offer_one_wins(working_cab):
 def test_a_cab_with_an_active_ride_cannot_win_another(working_cab):
     permit = working_cab()
     cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367)
-    services.accept_offer(_offer(_ride(), cab).pk, cab.pk)
-    second = services.assign_by_operator(_ride().pk, permit.pk)  # an operator may still pick the busy cab by hand
-    with pytest.raises(services.DispatchError) as refused:
-        services.accept_offer(second.pk, cab.pk)
+    offers.accept_offer(_offer(_ride(), cab).pk, cab.pk)
+    second = offers.assign_by_operator(_ride().pk, permit.pk)  # an operator may still pick the busy cab by hand
+    with pytest.raises(errors.DispatchError) as refused:
+        offers.accept_offer(second.pk, cab.pk)
     assert refused.value.code == "cab_busy"
     assert Ride.objects.filter(cab=cab, status="accepted").count() == 1
 
@@ -79,7 +79,7 @@ def test_rides_requested_at_once_near_one_free_cab_offer_it_once(working_cab):
         permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367,
         cell=grid.cell_of(-21.13, -42.367), position_at=timezone.now(),
     )
-    outcomes = _race(lambda: services.request_ride(pickup={"lat": -21.131, "lon": -42.366}), [()] * 6)
+    outcomes = _race(lambda: offers.request_ride(pickup={"lat": -21.131, "lon": -42.366}), [()] * 6)
     assert outcomes == ["won"] * 6
     assert Offer.objects.filter(cab=cab).count() == 1
     assert sorted(Ride.objects.values_list("status", "escalated")) == [("offered", False)] + [("requested", True)] * 5
@@ -93,7 +93,7 @@ def test_requests_of_one_passenger_at_once_open_one_ride(working_cab):
         Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=-21.13, lon=-42.367,
                            cell=grid.cell_of(-21.13, -42.367), position_at=timezone.now())
     passenger = Passenger.objects.create(name="Ana", phone="32999990000")
-    outcomes = _race(lambda: services.request_ride(pickup={"lat": -21.131, "lon": -42.366}, passenger=passenger), [()] * 6)
+    outcomes = _race(lambda: offers.request_ride(pickup={"lat": -21.131, "lon": -42.366}, passenger=passenger), [()] * 6)
     assert sorted(outcomes) == ["ride_open"] * 5 + ["won"]
     assert Ride.objects.filter(passenger=passenger).count() == 1 and Offer.objects.count() == 1
 
@@ -115,7 +115,7 @@ def _pair(first, second):
             barrier.wait(timeout=10)
             call()
             outcomes[i] = "won"
-        except services.DispatchError as exc:
+        except errors.DispatchError as exc:
             outcomes[i] = exc.code
         except Exception as exc:  # noqa: BLE001 - the test counts them: there must be none
             outcomes[i] = f"{type(exc).__name__}: {exc}"
@@ -170,8 +170,8 @@ def test_cancel_against_accept_200_rounds(working_cab):
     for _ in range(ROUNDS):
         ride = Ride.objects.create(passenger=passenger, pickup_lat=-21.13, pickup_lon=-42.367, status="offered")
         offer = _offer(ride, cab)
-        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
-                     lambda ride=ride: services.cancel_ride(ride.pk, by="passenger", passenger=passenger))
+        pair = _pair(lambda offer=offer: offers.accept_offer(offer.pk, cab.pk),
+                     lambda ride=ride: rides.cancel_ride(ride.pk, by="passenger", passenger=passenger))
         outcomes += pair
         ride = _settle(ride.pk)
         assert pair[1] == "won" and ride.status == "cancelled"  # accepted or not, the passenger's cancel stands
@@ -188,8 +188,8 @@ def test_operator_assignment_against_accept_200_rounds(working_cab):
     for _ in range(ROUNDS):
         ride = _ride()
         offer = _offer(ride, cab)
-        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
-                     lambda ride=ride: services.assign_by_operator(ride.pk, second.pk))
+        pair = _pair(lambda offer=offer: offers.accept_offer(offer.pk, cab.pk),
+                     lambda ride=ride: offers.assign_by_operator(ride.pk, second.pk))
         outcomes += pair
         ride = _settle(ride.pk)
         assert sorted(pair) in (["ride_taken", "won"], ["offer_gone", "won"]), pair
@@ -207,8 +207,8 @@ def test_expiry_against_accept_200_rounds(working_cab):
         ride = _ride()
         offer = Offer.objects.create(ride=ride, cab=cab, driver=cab.driver, reason="teste",
                                      expires_at=timezone.now() + timedelta(milliseconds=2))
-        pair = _pair(lambda offer=offer: services.accept_offer(offer.pk, cab.pk),
-                     lambda: services.expire_offers(now=timezone.now() + timedelta(seconds=1)))
+        pair = _pair(lambda offer=offer: offers.accept_offer(offer.pk, cab.pk),
+                     lambda: offers.expire_offers(now=timezone.now() + timedelta(seconds=1)))
         outcomes.append(pair[0])
         assert pair[1] == "won", pair  # the sweep never fails, whoever holds the ride
         ride = _settle(ride.pk)

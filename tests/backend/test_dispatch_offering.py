@@ -7,7 +7,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from dispatch import events, offering, services
+from dispatch import errors, events, offering
 
 
 def announce_twice(group):
@@ -18,7 +18,7 @@ def announce_twice(group):
 
 
 def refuse():
-    raise services.DispatchError("offer_gone", "Esta oferta não está mais disponível.")
+    raise errors.DispatchError("offer_gone", "Esta oferta não está mais disponível.")
 
 
 def die():
@@ -43,7 +43,7 @@ def test_the_worker_announces_through_the_serving_process_in_order(worker):
 
 @pytest.mark.article("Art. 66")
 def test_a_refusal_in_the_worker_reaches_the_client_as_the_same_refusal(worker):
-    with pytest.raises(services.DispatchError) as refused:
+    with pytest.raises(errors.DispatchError) as refused:
         asyncio.run(offering.run(refuse))
     assert (refused.value.code, refused.value.message) == ("offer_gone", "Esta oferta não está mais disponível.")
     assert worker == []
@@ -56,5 +56,5 @@ def test_a_dead_worker_is_replaced_at_the_next_call(worker):
 
 
 def test_dispatch_errors_survive_pickling():
-    error = pickle.loads(pickle.dumps(services.DispatchError("cab_busy", "Este táxi já tem uma corrida em andamento.")))
+    error = pickle.loads(pickle.dumps(errors.DispatchError("cab_busy", "Este táxi já tem uma corrida em andamento.")))
     assert (error.code, error.message) == ("cab_busy", "Este táxi já tem uma corrida em andamento.")

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from backend.trips.models import Ride
-from dispatch import choosing, grid, services
+from dispatch import cabs, choosing, errors, grid, rides
 from dispatch.models import Cab
 
 from .trip_helpers import PICKUP, on_board, trace  # noqa: F401 (on_board is a fixture)
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.article("Art. 43")
 def test_a_repeated_completion_is_answered_as_the_first_and_changes_nothing(on_board):
     cab, ride = on_board
-    first = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
-    again = services.ride_complete(ride.pk, cab.pk, Decimal("99.00"), trace())
+    first = rides.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
+    again = rides.ride_complete(ride.pk, cab.pk, Decimal("99.00"), trace())
     assert first.status == again.status == "completed"
     ride.refresh_from_db()
     assert ride.fare == Decimal("12.40") and ride.version == first.version
@@ -31,8 +31,8 @@ def test_another_cab_cannot_complete_the_ride(on_board, working_cab):
     _cab, ride = on_board
     other = working_cab()
     stranger = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
-    with pytest.raises(services.DispatchError) as refused:
-        services.ride_complete(ride.pk, stranger.pk, Decimal("12.40"), trace())
+    with pytest.raises(errors.DispatchError) as refused:
+        rides.ride_complete(ride.pk, stranger.pk, Decimal("12.40"), trace())
     assert refused.value.code == "not_your_ride"
 
 
@@ -42,9 +42,9 @@ def test_a_cab_taken_in_the_street_gets_no_offer_until_it_is_free_again(working_
     cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre", lat=PICKUP[0], lon=PICKUP[1],
                              cell=grid.cell_of(*PICKUP), position_at=timezone.now())
     assert [c.cab.pk for c in choosing.nearest_free(*PICKUP, set())] == [cab.pk]
-    services.set_status(cab.pk, "ocupado")
+    cabs.set_status(cab.pk, "ocupado")
     assert choosing.nearest_free(*PICKUP, set()) == []
-    services.set_status(cab.pk, "livre")
+    cabs.set_status(cab.pk, "livre")
     assert [c.cab.pk for c in choosing.nearest_free(*PICKUP, set())] == [cab.pk]
 
 
@@ -68,7 +68,7 @@ def test_a_street_trip_sent_late_is_judged_by_the_day_it_was_made(working_cab):
                                                 meter_total=Decimal("14.10"), trace=_street_trace(before))
     assert not duplicate and ride.status == "completed" and ride.fare == Decimal("14.10")
     during = timezone.now() - timedelta(hours=1)
-    with pytest.raises(services.DispatchError) as refused:
+    with pytest.raises(errors.DispatchError) as refused:
         street.record_street_trip(cab.pk, started_at=during, stopped_at=during + timedelta(minutes=6),
                                   meter_total=Decimal("14.10"), trace=_street_trace(during))
     assert refused.value.code == "not_allowed"
@@ -83,10 +83,10 @@ def test_dispatched_and_street_trips_are_recorded_by_the_one_trips_service(on_bo
 
     calls = []
     record = trips_services.record_finished_trip
-    monkeypatch.setattr(services, "record_finished_trip", lambda ride, **kw: calls.append("dispatched") or record(ride, **kw))
+    monkeypatch.setattr(rides, "record_finished_trip", lambda ride, **kw: calls.append("dispatched") or record(ride, **kw))
     monkeypatch.setattr(street, "record_finished_trip", lambda ride, **kw: calls.append("street") or record(ride, **kw))
     cab, ride = on_board
-    dispatched = services.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
+    dispatched = rides.ride_complete(ride.pk, cab.pk, Decimal("12.40"), trace())
     other = working_cab()
     street_cab = Cab.objects.create(permit=other, driver=other.holder, online=True, status="livre")
     start = timezone.now() - timedelta(minutes=10)

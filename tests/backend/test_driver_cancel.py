@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from backend.api_errors import LawViolation
 from backend.trips.models import DriverCancellation, Passenger, Ride
-from dispatch import grid, services
+from dispatch import grid, offers, rides
 from dispatch.consumers import DriverConsumer, PassengerConsumer
 from dispatch.models import Cab, Offer
 
@@ -29,11 +29,11 @@ def _free_cab(permit, north=0.0):
 def _accepted(working_cab):
     near, far = _free_cab(working_cab(), 0.001), _free_cab(working_cab(), 0.004)
     passenger = Passenger.objects.create(name="Maria Aparecida", phone="(32) 99876-5432")
-    ride = services.request_ride(pickup={"lat": CENTRE[0], "lon": CENTRE[1], "address": "Praça"}, passenger=passenger,
+    ride = offers.request_ride(pickup={"lat": CENTRE[0], "lon": CENTRE[1], "address": "Praça"}, passenger=passenger,
                                  destination={"lat": -21.1352, "lon": -42.3641, "address": "Hospital São Paulo"})
     offer = Offer.objects.get(ride=ride, status="pending")
     assert offer.cab_id == near.pk
-    services.accept_offer(offer.pk, near.pk)
+    offers.accept_offer(offer.pk, near.pk)
     return near, far, Ride.objects.get(pk=ride.pk)
 
 
@@ -41,7 +41,7 @@ def _accepted(working_cab):
 @pytest.mark.article("Art. 1, X")
 def test_a_vehicle_problem_sends_the_ride_to_the_next_cab_and_is_recorded(working_cab):
     near, far, ride = _accepted(working_cab)
-    ride_id, step = services.driver_cancel(ride.pk, near.pk, "vehicle_problem")
+    ride_id, step = rides.driver_cancel(ride.pk, near.pk, "vehicle_problem")
     assert step == "reoffer"
     ride.refresh_from_db()
     assert ride.status == "offered" and ride.cab_id is None and ride.driver_id is None
@@ -57,14 +57,14 @@ def test_a_vehicle_problem_sends_the_ride_to_the_next_cab_and_is_recorded(workin
 def test_a_no_show_only_after_the_wait_and_then_the_ride_ends(working_cab):
     near, _far, ride = _accepted(working_cab)
     with pytest.raises(LawViolation) as early:
-        services.driver_cancel(ride.pk, near.pk, "passenger_absent")
+        rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
     assert early.value.decision.codes == ("not_arrived",)
-    services.ride_arriving(ride.pk, near.pk)
+    rides.ride_arriving(ride.pk, near.pk)
     with pytest.raises(LawViolation) as waiting:
-        services.driver_cancel(ride.pk, near.pk, "passenger_absent")
+        rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
     assert waiting.value.decision.codes == ("wait_more",)
     Ride.objects.filter(pk=ride.pk).update(arriving_at=timezone.now() - timedelta(minutes=5, seconds=10))
-    _ride_id, step = services.driver_cancel(ride.pk, near.pk, "passenger_absent")
+    _ride_id, step = rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
     ride.refresh_from_db()
     assert step == "end" and ride.status == "cancelled" and ride.cancelled_by == "driver" and ride.cancel_reason == "passenger_absent"
     assert DriverCancellation.objects.get(ride=ride).waited_s >= 300
@@ -74,9 +74,9 @@ def test_a_no_show_only_after_the_wait_and_then_the_ride_ends(working_cab):
 @pytest.mark.article("Art. 1, X")
 def test_after_boarding_the_trip_must_be_completed(working_cab):
     near, _far, ride = _accepted(working_cab)
-    services.ride_on_board(ride.pk, near.pk)
+    rides.ride_on_board(ride.pk, near.pk)
     with pytest.raises(LawViolation) as refused:
-        services.driver_cancel(ride.pk, near.pk, "passenger_asked")
+        rides.driver_cancel(ride.pk, near.pk, "passenger_asked")
     assert refused.value.decision.codes == ("not_before_boarding",)
     assert not DriverCancellation.objects.exists()
 
@@ -134,7 +134,7 @@ def test_the_driver_sees_the_no_show_time_of_the_dated_parameter_in_force(workin
 
     near, _far, ride = _accepted(working_cab)
     DatedParameter.objects.create(name="no_show_wait_minutes", effective_from=timezone.localdate(), value=7, source="Decreto (teste)")
-    services.ride_arriving(ride.pk, near.pk)
+    rides.ride_arriving(ride.pk, near.pk)
     body = snapshots.for_the_driver(Ride.objects.select_related("cab", "passenger").get(pk=ride.pk))
     waited = datetime.fromisoformat(body["no_show_at"]) - datetime.fromisoformat(body["arriving_at"])
     assert waited == timedelta(minutes=7) and body["passenger_phone"] == "(32) 99876-5432"

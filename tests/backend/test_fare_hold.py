@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from backend.statements import documents, services
 from backend.trips.models import Ride
-from dispatch import services as dispatch
+from dispatch import rides as dispatch
 from dispatch.models import Cab
 
 from .trip_helpers import PICKUP, on_board, trace  # noqa: F401 (on_board is a fixture)

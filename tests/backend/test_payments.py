@@ -142,16 +142,25 @@ def test_a_late_ride_paid_by_pix_to_the_holder_is_carried_with_its_payment(keyed
 def test_the_passenger_reads_the_payment_with_their_token(keyed, user_for):
     permit, holder, aux = keyed
     passenger = Passenger.objects.create(name="Ana", phone="32999990000", token="t" * 40)
+    Passenger.objects.create(name="Bia", phone="32999990001", token="b" * 40)
     done = ride(permit, aux, "18.50", local(MONDAY, 9))
     done.passenger = passenger
     done.save(update_fields=["passenger"])
-    anonymous = APIClient()
-    assert anonymous.get(f"/api/rides/{done.pk}/payment/", HTTP_X_PASSENGER_TOKEN="t" * 40).status_code == 404
+    ana, bia, anonymous = APIClient(), APIClient(), APIClient()
+    ana.credentials(HTTP_AUTHORIZATION="Passenger " + "t" * 40)
+    bia.credentials(HTTP_AUTHORIZATION="Passenger " + "b" * 40)
+    assert ana.get(f"/api/rides/{done.pk}/payment/").status_code == 404  # not paid yet
     pay(user_for(aux), done.pk, "pix")
-    body = anonymous.get(f"/api/rides/{done.pk}/payment/", HTTP_X_PASSENGER_TOKEN="t" * 40).json()
+    body = ana.get(f"/api/rides/{done.pk}/payment/").json()
     assert body["method_display"] == "Pix" and pix.parse(body["pix"])["54"] == "18.50"
-    assert anonymous.get(f"/api/rides/{done.pk}/payment/", HTTP_X_PASSENGER_TOKEN="x" * 40).status_code == 404
+    assert pix.parse(ana.get(f"/api/rides/{done.pk}/pix/").json()["payload"])["54"] == "18.50"
+    assert bia.get(f"/api/rides/{done.pk}/payment/").status_code == 404  # another passenger's ride does not exist
+    assert bia.get(f"/api/rides/{done.pk}/pix/").status_code == 404
     assert anonymous.get(f"/api/rides/{done.pk}/payment/").status_code == 404
+    assert pay(ana, done.pk, "cash").status_code == 404  # only the ride's driver records how it was paid
+    forged = APIClient()
+    forged.credentials(HTTP_AUTHORIZATION="Passenger " + "x" * 40)
+    assert forged.get(f"/api/rides/{done.pk}/payment/").status_code == 401
 
 
 @pytest.mark.django_db

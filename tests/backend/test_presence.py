@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from backend.registry.services import auxiliaries
-from dispatch import background, choosing, grid, presence, services
+from dispatch import background, cabs, choosing, grid, presence
 from dispatch.consumers import DriverConsumer
 from dispatch.models import Cab, CabConnection, ServingProcess
 
@@ -82,7 +82,7 @@ def test_the_holder_and_the_auxiliary_cannot_drive_the_cab_at_once(cab_and_drive
 @pytest.mark.article("Art. 66")
 def test_the_cabs_of_a_dead_process_go_offline_at_the_next_tick_and_get_no_offer(cab_and_drivers):
     permit, holder, _aux = cab_and_drivers
-    cab = services.go_online(holder.person)
+    cab = cabs.go_online(holder.person)
     Cab.objects.filter(pk=cab.pk).update(status="livre", lat=CENTRE[0], lon=CENTRE[1], cell=grid.cell_of(*CENTRE),
                                           position_at=timezone.now())
     dead = ServingProcess.objects.create(name="morto:1", lease_until=timezone.now() - timedelta(seconds=1))

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from backend.ranks import services
 from backend.ranks.models import Rank, RankAssignment, RankCheckIn, RankObservation, SwapRequest
+from backend.ranks.services import ranks as rank_services
 
 from .ranks_helpers import CENTRAL, OUTSIDE, PERIPHERAL, at, at_rank, make_rank, refused
 
@@ -160,7 +160,7 @@ def test_staffing_after_three_empty_observations_of_three_hours(dimutran, workin
 def test_observation_sees_the_cab_that_checked_in(dimutran, working_cab, today):
     rank = make_rank(dimutran, "Hospital", category="livre")
     d = today - timedelta(days=2)
-    services.check_in(permit=working_cab(), rank=Rank.objects.get(pk=rank["id"]), position=at_rank(Rank.objects.get(pk=rank["id"])), at=at(d, 9))
+    rank_services.check_in(permit=working_cab(), rank=Rank.objects.get(pk=rank["id"]), position=at_rank(Rank.objects.get(pk=rank["id"])), at=at(d, 9))
     response = dimutran.post(f"/api/ranks/{rank['id']}/observations/", {"start": at(d, 8).isoformat(), "end": at(d, 11).isoformat()}, format="json")
     assert response.json()["empty"] is False
     bad = dimutran.post(f"/api/ranks/{rank['id']}/observations/", {"start": at(d, 11).isoformat(), "end": at(d, 8).isoformat()}, format="json")
@@ -183,11 +183,11 @@ def test_absence_report_from_checkins(dimutran, working_cab, user_for, today):
         assign(dimutran, rank_data, p, first - timedelta(days=30))
     d = first
     while d <= last:
-        c = services.check_in(permit=present, rank=rank, position=at_rank(rank), at=at(d, 7))
-        services.check_out(checkin=c, at=at(d, 12))
+        c = rank_services.check_in(permit=present, rank=rank, position=at_rank(rank), at=at(d, 7))
+        rank_services.check_out(checkin=c, at=at(d, 12))
         if d.day % 3 == 0:  # never 5 in a row, but more than 10 in the month
-            c = services.check_in(permit=absent, rank=rank, position=at_rank(rank), at=at(d, 7))
-            services.check_out(checkin=c, at=at(d, 9))
+            c = rank_services.check_in(permit=absent, rank=rank, position=at_rank(rank), at=at(d, 7))
+            rank_services.check_out(checkin=c, at=at(d, 9))
         d += timedelta(days=1)
     report = dimutran.get(f"/api/ranks/{rank.pk}/absence/", {"year": first.year, "month": first.month}).json()
     rows = {r["permit"]: r for r in report["permits"]}

@@ -5,8 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backend.ranks import services
 from backend.ranks.models import AbsenceJustification, Candidate, Contest, ContestDraw, Rank, RankAssignment
+from backend.ranks.services import contests as contest_services
+from backend.ranks.services import ranks as rank_services
 from backend.registry.models import Permit
 from backend.registry.services import permits as registry
 
@@ -118,7 +119,7 @@ def test_a_cancelled_rank_refuses_the_publication_and_nothing_is_written(dimutra
     contest = publish(dimutran, today, [rank])
     assert register(dimutran, contest, make_person(), model_year=(today + timedelta(days=40)).year).status_code == 201
     _classify(dimutran, contest)
-    services.cancel_rank(Rank.objects.get(pk=rank["id"]), today)
+    rank_services.cancel_rank(Rank.objects.get(pk=rank["id"]), today)
     permits_before = Permit.objects.count()
     refused(_publish_result(dimutran, contest, _result_day(contest)), "Art. 23")
     assert Permit.objects.count() == permits_before
@@ -156,7 +157,7 @@ def test_full_tie_blocks_the_result_until_the_public_draw(dimutran, make_person,
     ranked = dimutran.get(f"/api/contests/{contest['id']}/ranking/").json()["ranked"]
     assert [r["person"] for r in ranked] == [second.pk, first.pk, third.pk]
     assert [r["needs_draw"] for r in ranked] == [False, False, False]
-    assert ranked[0]["decided_by"] == services.DRAW_DECIDED_BY and ranked[1]["decided_by"] == "Art. 20"
+    assert ranked[0]["decided_by"] == contest_services.DRAW_DECIDED_BY and ranked[1]["decided_by"] == "Art. 20"
     assert [r["allocated_rank"] for r in ranked] == [rank["id"], None, None]
 
     assert _publish_result(dimutran, contest, _result_day(contest)).status_code == 200
@@ -169,7 +170,7 @@ def test_promotion_result_moves_the_holder_to_the_central_rank(dimutran, working
     peripheral = Rank.objects.get(pk=make_rank(dimutran, "Barra")["id"])
     central = make_rank(dimutran, "Praça", CENTRAL)
     permit = working_cab()
-    services.assign_rank(permit=permit, rank=peripheral, since=today - timedelta(days=400))
+    rank_services.assign_rank(permit=permit, rank=peripheral, since=today - timedelta(days=400))
     contest = publish(dimutran, today, [central], promotion=True)
     assert register(dimutran, contest, permit.holder).status_code == 201
     _classify(dimutran, contest)
@@ -193,13 +194,13 @@ def test_a_justified_week_is_not_an_absence(dimutran, working_cab, user_for, tod
     rank = Rank.objects.get(pk=rank_data["id"])
     first, last = _previous_month(today)
     permit = working_cab()
-    services.assign_rank(permit=permit, rank=rank, since=first - timedelta(days=30))
+    rank_services.assign_rank(permit=permit, rank=rank, since=first - timedelta(days=30))
     away = [first + timedelta(days=i) for i in range(7, 14)]  # a week off: 7 consecutive absences
     d = first
     while d <= last:
         if d not in away:
-            c = services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at(d, 7))
-            services.check_out(checkin=c, at=at(d, 12))
+            c = rank_services.check_in(permit=permit, rank=rank, position=at_rank(rank), at=at(d, 7))
+            rank_services.check_out(checkin=c, at=at(d, 12))
         d += timedelta(days=1)
 
     def report():

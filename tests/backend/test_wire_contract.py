@@ -18,10 +18,10 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from backend.ranks.services import create_rank
+from backend.ranks.services.ranks import create_rank
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
-from dispatch import events, services, snapshots, wire
+from dispatch import events, offers, snapshots, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
 from dispatch.models import Cab
 
@@ -63,7 +63,7 @@ def fresh(client: Client, cab_id: int | None = None, passenger=None):
 def world(working_cab, make_person, settings, monkeypatch):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.DISPATCH_TICK_SECONDS = 0.2
-    monkeypatch.setattr(services, "OFFER_TIMEOUT", timedelta(seconds=1.5))
+    monkeypatch.setattr(offers, "OFFER_TIMEOUT", timedelta(seconds=1.5))
     User = get_user_model()
     people = []
     for n in range(2):

@@ -17,7 +17,7 @@
   function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
   function show(id) { ["signup", "request", "ride"].forEach(function (s) { document.getElementById(s).hidden = s !== id; }); }
 
-  function auth() { return me && me.token ? { Authorization: "Passageiro " + me.token } : {}; }
+  function auth() { return me && me.token ? { Authorization: "Passenger " + me.token } : {}; }
   var addressIn = document.getElementById("pickup-address"), streetOut = document.getElementById("pickup-street");
   /** "Rua X, bairro Y" under the pickup, and in the address field unless the passenger wrote one. */
   function describe(lat, lon) {

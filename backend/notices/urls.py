@@ -1,7 +1,0 @@
-from rest_framework.routers import DefaultRouter
-
-from .api import NoticeViewSet
-
-router = DefaultRouter()
-router.register("notices", NoticeViewSet, basename="notice")
-urlpatterns = router.urls

@@ -1,0 +1,137 @@
+"""Cabs online: a driver connects and disconnects, changes the cab's status, checks in and out of a rank.
+
+Consumers call these through ``database_sync_to_async``; every change is committed before it is announced
+(``dispatch.events``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from backend.ranks.models import Rank, RankCheckIn
+from backend.ranks.services import ranks as rank_services
+from backend.registry import selectors
+from backend.registry.models import Permit, Person
+from backend.trips.models import ACTIVE_RIDE_STATUSES
+
+from . import events, presence, snapshots, wire
+from .compliance import may_work
+from .errors import DispatchError
+from .models import Cab
+
+RECHECK_PER_TICK = 100  # connected cabs re-checked per tick after a registry write: bounded work, the rest next tick
+
+
+def driven_permit(person: Person) -> Permit | None:
+    """The active permit this person may drive (their own, or the one they assist)."""
+    return selectors.driven_permit(person, (Permit.Status.ACTIVE,))[0]
+
+
+@transaction.atomic
+def go_online(person: Person, channel_name: str | None = None) -> Cab:
+    """A driver connects: the registry must allow them to work this cab now, and nobody else may be driving it.
+
+    The connection is recorded (``dispatch.presence``): the cab stays online while any of its sockets is open in a
+    live process. The cab's row is locked, so two drivers connecting at once cannot both pass.
+    """
+    permit = driven_permit(person)
+    if permit is None:
+        raise DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
+    cab, _created = Cab.objects.select_for_update().get_or_create(permit=permit)
+    if presence.other_driver_connected(cab, person.pk):
+        raise DispatchError("cab_in_use", _("Este táxi já está em serviço com outro motorista conectado. "
+                                            "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
+    if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
+        cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
+    cab.permit, cab.driver = permit, person
+    decision = may_work(cab, store=False)
+    if not decision:
+        raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
+    cab.online = True
+    cab.save(update_fields=["driver", "online", "compliance_facts", "facts_epoch"])
+    presence.open_connection(cab, person.pk, channel_name or f"direct!{uuid.uuid4().hex}")
+    events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    return cab
+
+
+@transaction.atomic
+def go_offline(cab_id: int, channel_name: str | None = None) -> None:
+    """A socket closed: the cab goes offline only if none of its sockets is left open in a live process."""
+    Cab.objects.select_for_update().filter(pk=cab_id).first()  # serialised with go_online of the same cab
+    if channel_name is not None and not presence.close_connection(cab_id, channel_name):
+        return
+    _take_offline([cab_id])
+
+
+def _take_offline(cab_ids: list[int]) -> None:
+    Cab.objects.filter(pk__in=cab_ids).update(online=False)
+    for cab in Cab.objects.select_related("permit", "driver").filter(pk__in=cab_ids):
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+
+
+def sweep_presence() -> list[int]:
+    """Renew this process's lease; take offline the cabs whose process died (no offer reaches them). The tick calls it."""
+    presence.renew()
+    with transaction.atomic():
+        orphans = presence.orphaned_cabs()
+        if orphans:
+            _take_offline(orphans)
+    return orphans
+
+
+def set_status(cab_id: int, status: str) -> Cab:
+    with transaction.atomic():
+        cab = Cab.objects.select_for_update().get(pk=cab_id)
+        if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
+            raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
+        cab.status = status
+        cab.save(update_fields=["status"])
+        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    return cab
+
+
+def still_allowed(cab_id: int):
+    """Re-check the registry for an open connection (after a suspension or revocation)."""
+    return may_work(Cab.objects.select_related("permit", "driver").get(pk=cab_id))
+
+
+def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
+    """Re-check connected cabs whose kept facts the database forgot; tell those no longer allowed to work.
+
+    Whatever wrote the registry (a service, the admin, raw SQL, another process), the triggers of migration
+    0003 cleared ``compliance_facts`` in the same transaction; this reads the registry again for at most
+    ``limit`` such cabs (storing their facts back, so each is checked once per change) and sends each one
+    refused ``compliance_changed``: its connection re-checks, sends ``suspended`` and closes. Returns the
+    permit ids told.
+    """
+    forgotten = (Cab.objects.filter(online=True, compliance_facts__isnull=True, driver__isnull=False)
+                 .select_related("permit", "driver").order_by("pk")[:limit])
+    told = []
+    for cab in forgotten:
+        if not may_work(cab):
+            events.announce_compliance_change(cab.permit_id)
+            told.append(cab.permit_id)
+    return told
+
+
+def rank_check_in(permit_id: int, rank_id: int, position: tuple[float, float] | None = None) -> dict:
+    """Check the cab in at a rank where its last GPS fix shows it (Art. 9, V; Art. 22; visitors per Art. 27, §3)
+    and give its place in the queue."""
+    rank = Rank.objects.filter(pk=rank_id).first()
+    if rank is None:
+        raise DispatchError("unknown_rank", _("Ponto inexistente."))
+    if position is None:  # no fix on this connection yet: the last one flushed to the cab's row
+        position = Cab.objects.filter(permit_id=permit_id, lat__isnull=False).values_list("lat", "lon").first()
+    checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank, position=position)
+    position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
+    return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}
+
+
+def rank_check_out(permit_id: int) -> None:
+    checkin = RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).first()
+    if checkin is None:
+        raise DispatchError("not_checked_in", _("O táxi não está em nenhum ponto."))
+    rank_services.check_out(checkin=checkin)

@@ -1,0 +1,128 @@
+"""A ride after a cab accepted it: arriving, on board, completed (the trip recorded by ``backend.trips``), cancelled.
+
+Consumers call these through ``database_sync_to_async``; every change is committed before it is announced
+(``dispatch.events``), and the ride's row is locked first (``dispatch.ride_writes``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from backend.api_errors import require
+from backend.parameters.selectors import current_parameters
+from backend.trips.models import DriverCancellation, Passenger, Ride, RideStatus
+from backend.trips.services import record_finished_trip
+from taxilaw import cancellation
+
+from . import events, wire
+from .errors import DispatchError
+from .models import CabStatus, OfferStatus
+from .offers import close_offer, offer_next
+from .ride_writes import announce_ride, lock_ride, ride_closed, set_cab_status
+
+
+def passenger_by_token(token: str) -> Passenger | None:
+    return Passenger.objects.filter(token=token).first()
+
+
+def _driver_ride(ride_id: int, cab_id: int, allowed: tuple) -> Ride:
+    ride = lock_ride(ride_id)
+    if ride is None or ride.cab_id != cab_id:
+        raise DispatchError("not_your_ride", _("Esta corrida não é deste táxi."))
+    if ride.status not in allowed:
+        raise DispatchError("wrong_state", _("A corrida está em “%(status)s”.") % {"status": ride.get_status_display()})
+    return ride
+
+
+def _advance(ride: Ride, status: str, stamp: str, **fields) -> Ride:
+    """Move a ride the caller locked to ``status``, stamp the time, announce it on commit."""
+    changes = {"status": status, "version": ride.version + 1, stamp: timezone.now(), **fields}
+    for name, value in changes.items():
+        setattr(ride, name, value)
+    ride.save(update_fields=list(changes))
+    announce_ride(ride)
+    return ride
+
+
+@transaction.atomic
+def ride_arriving(ride_id: int, cab_id: int) -> Ride:
+    return _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED,)), RideStatus.ARRIVING, "arriving_at")
+
+
+@transaction.atomic
+def ride_on_board(ride_id: int, cab_id: int) -> Ride:
+    ride = _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED, RideStatus.ARRIVING)), RideStatus.ON_BOARD, "on_board_at")
+    set_cab_status(cab_id, CabStatus.BUSY)
+    return ride
+
+
+@transaction.atomic
+def ride_complete(ride_id: int, cab_id: int, meter_total: Decimal, trace: list[dict]) -> Ride:
+    """The fare is the meter's total (Art. 43); the server recomputes the trace and records any disagreement.
+
+    Sending it again for a ride already completed changes nothing and is not an error.
+    """
+    ride = _driver_ride(ride_id, cab_id, (RideStatus.ON_BOARD, RideStatus.COMPLETED))
+    if ride.status == RideStatus.COMPLETED:
+        return ride  # a repeat from a phone that missed the answer: recorded once, the first total stands
+    ride = record_finished_trip(ride, meter_total=meter_total, trace=trace, stopped_at=timezone.now())
+    announce_ride(ride)
+    set_cab_status(cab_id, CabStatus.FREE)
+    return ride
+
+
+@transaction.atomic
+def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, reason: str = "") -> Ride:
+    ride = lock_ride(ride_id)
+    if ride is None or (passenger is not None and ride.passenger_id != passenger.pk):
+        raise DispatchError("not_your_ride", _("Esta corrida não é sua."))
+    if ride.status == RideStatus.CANCELLED:
+        raise ride_closed(ride)
+    if ride.status in (RideStatus.COMPLETED, RideStatus.ON_BOARD):
+        raise DispatchError("wrong_state", _("A corrida está em “%(status)s” e não pode ser cancelada.") % {"status": ride.get_status_display()})
+    for pending in ride.offers.filter(status=OfferStatus.PENDING):
+        close_offer(pending, OfferStatus.WITHDRAWN)
+    if ride.cab_id:
+        set_cab_status(ride.cab_id, CabStatus.FREE)
+        events.announce(events.cab_group(ride.permit_id), wire.RIDE_CANCELLED(ride_id=ride.pk))
+    return _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by=by, cancel_reason=reason)
+
+
+@transaction.atomic
+def driver_cancel(ride_id: int, cab_id: int, reason: str) -> tuple[int, str]:
+    """The driver gives up the ride before boarding, for a reason the law core accepts (``taxilaw.cancellation``).
+
+    The cancellation is recorded for DIMUTRAN's report (the offer log reads its reason) and the offer is marked; the
+    cab is free again. A vehicle problem sends the ride to the next cab (never this one again: it has an offer
+    of the ride); otherwise the ride ends. Returns the ride's id and ``reoffer`` or ``end``.
+    """
+    ride = _driver_ride(ride_id, cab_id, (*cancellation.BEFORE_BOARDING, RideStatus.ON_BOARD))
+    now = timezone.now()
+    wait = current_parameters().as_of("no_show_wait_minutes", timezone.localdate(now))
+    require(cancellation.may_driver_cancel(cancellation.DriverCancelFacts(
+        reason=reason, ride_status=ride.status, arrived_at=ride.arriving_at, now=now, no_show_wait_minutes=wait,
+    )), "reason")
+    step = cancellation.NEXT_STEP[cancellation.CancelReason(reason)]
+    DriverCancellation.objects.create(
+        ride=ride, permit_id=ride.permit_id, driver_id=ride.driver_id, reason=reason, ride_status=ride.status,
+        waited_s=int((now - ride.arriving_at).total_seconds()) if ride.arriving_at else None,
+        reoffered=step == cancellation.REOFFER,
+    )
+    ride.offers.filter(cab_id=cab_id, status=OfferStatus.ACCEPTED).update(status=OfferStatus.CANCELLED)
+    set_cab_status(cab_id, CabStatus.FREE)
+    if step == cancellation.END:
+        _advance(ride, RideStatus.CANCELLED, "cancelled_at", cancelled_by="driver", cancel_reason=reason)
+        return ride.pk, step
+    # Back to the queue of rides waiting for a cab: the passenger and the operators see it offered again.
+    changes = {"status": RideStatus.REQUESTED, "version": ride.version + 1, "cab": None, "permit": None, "driver": None,
+               "accepted_at": None, "arriving_at": None, "credentials": {}}
+    for name, value in changes.items():
+        setattr(ride, name, value)
+    ride.save(update_fields=list(changes))
+    announce_ride(ride)
+    offer_next(ride.pk)
+    return ride.pk, step
