@@ -125,7 +125,8 @@ class Platform:
     def __init__(self, tmp: Path):
         self.tmp = tmp
         self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DISPATCH_OFFER_SECONDS="3",
-                        DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT))
+                        DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT),
+                        CACHE_KEY_PREFIX=f"e2e-{uuid.uuid4().hex[:8]}")  # its own rate-limit counts, as its own database
         if _on_postgres():
             self.db_name = f"taxi_e2e_{uuid.uuid4().hex[:8]}"
             self.env["DATABASE_URL"] = _postgres_url(self.db_name)
