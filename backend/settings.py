@@ -137,7 +137,7 @@ if REDIS_URL:
     # The API's rate limits (login, sign-up, address search) count in Redis too, so several Daphne processes
     # share one count per client instead of each allowing the rate.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "muriae"}}
+                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae")}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
 

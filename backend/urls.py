@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/", include("dispatch.urls")),
     path("api/", include("backend.trips.api.urls")),
     path("api/", include("backend.ranks.api.urls")),
+    path("api/", include("backend.ranks.driver_api")),
     path("", include("backend.ranks.public")),
     path("api/", include("backend.parameters.api.urls")),
     path("api/", include("backend.tariffs.api.urls")),

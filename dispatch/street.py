@@ -3,7 +3,8 @@
 There is no dispatched ride to complete, so the driver app reports the whole
 trip when it ends (``street_trip_complete``, docs/dispatch-protocol.md) and
 the trip becomes a completed :class:`~backend.trips.models.Ride` with
-``created_by="street"``: the weekly statement sums completed rides per permit
+``created_by="street"`` (``"rank"`` when the cab was checked in at a ponto as the trip started, and the
+check-in ends then): the weekly statement sums completed rides per permit
 and driver (Art. 1, §3), so these fares reach the 25/75 split like dispatched
 ones.
 
@@ -28,6 +29,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from backend.ranks.services import ranks as rank_services
 from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 from backend.trips.services import record_finished_trip
 
@@ -35,7 +37,8 @@ from . import compliance, events, snapshots, wire
 from .errors import DispatchError
 from .models import Cab
 
-STREET = "street"  # Ride.created_by of a street-hail or rank trip
+STREET = "street"  # Ride.created_by of a street-hail trip
+RANK = "rank"  # Ride.created_by of a trip taken at a ponto: the cab was checked in there when it started
 
 
 def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetime, meter_total: Decimal,
@@ -49,7 +52,7 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
     with transaction.atomic():
         cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
         recorded = Ride.objects.select_related("cab", "passenger").filter(
-            cab=cab, created_by=STREET, on_board_at=started_at).first()
+            cab=cab, created_by__in=(STREET, RANK), on_board_at=started_at).first()
         if recorded is not None:  # the same trip sent again: answer as the first time
             return recorded, True
         if cab.driver is None:
@@ -61,8 +64,9 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
         if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
             raise DispatchError("cab_busy", _("Este táxi tem uma corrida da central em andamento; "
                                               "a corrida de rua não foi registrada."))
+        at_rank = rank_services.leave_rank_for_trip(permit_id=cab.permit_id, started_at=started_at)
         ride = record_finished_trip(Ride(
-            created_by=STREET, cab=cab, permit_id=cab.permit_id, driver=cab.driver,
+            created_by=RANK if at_rank else STREET, cab=cab, permit_id=cab.permit_id, driver=cab.driver,
             credentials=snapshots.credentials(cab.permit, cab.driver),
             pickup_lat=trace[0]["lat"], pickup_lon=trace[0]["lon"],
             destination_lat=trace[-1]["lat"], destination_lon=trace[-1]["lon"],

@@ -18,13 +18,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.screenmanager import NoTransition, Screen
 
-from .navigation import default_navigator
-from .session import Session, _on_android, demo_offer
+from .session import Session, demo_offer
 from .streetmap import StreetMapWidget
 from .viewmodels.flag import DISPLAY
 
 KV_DIR = Path(__file__).with_name("kv")
-KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "ride.kv", "meter.kv", "offer.kv", "split.kv", "payment.kv")
+KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "ride.kv", "meter.kv", "offer.kv", "split.kv", "payment.kv",
+            "ranks.kv")
 
 DAY = {"bg": (0.95, 0.95, 0.93, 1), "card": (1, 1, 1, 1), "fg": (0.08, 0.09, 0.1, 1),
        "muted": (0.38, 0.4, 0.43, 1), "accent": (0.11, 0.40, 0.85, 1)}
@@ -186,6 +186,47 @@ class OfferScreen(Screen):
         self.outcome = "" if o.active else self.OUTCOMES.get(o.outcome, "")
 
 
+class RankRowView(BoxLayout):
+    rank_id = NumericProperty(0)
+    title = StringProperty("")
+    detail = StringProperty("")
+    verdict = StringProperty("")
+    allowed = BooleanProperty(False)
+    here = BooleanProperty(False)
+    busy = BooleanProperty(False)
+
+
+class RanksScreen(Screen):
+    """The ranks near the cab, their queues and the law's answer for this cab; check in / check out."""
+
+    here = StringProperty("")
+    message = StringProperty("")
+    status = StringProperty("")
+    empty = StringProperty("")
+    loading = BooleanProperty(False)
+    checked_in = BooleanProperty(False)
+    busy = BooleanProperty(False)
+
+    def refresh(self, s: Session) -> None:
+        v = s.ranks
+        if v is None:
+            return
+        self.here, self.message, self.status, self.empty = v.here_text, v.message, v.status_text, v.empty_text
+        self.loading, self.checked_in, self.busy = v.loading, v.checked_in is not None, bool(v.pending)
+        box = self.ids.rows
+        box.clear_widgets()
+        for row in v.rows:
+            box.add_widget(RankRowView(rank_id=row.rank_id, title=row.title, detail=row.detail, verdict=row.verdict,
+                                       allowed=row.allowed, here=row.here, busy=bool(v.pending)))
+
+
+class RideLineView(BoxLayout):
+    when = StringProperty("")
+    fare = StringProperty("")
+    origin = StringProperty("")
+    disagreement = StringProperty("")
+
+
 class WeekRowView(BoxLayout):
     title = StringProperty("")
     gross = StringProperty("")
@@ -205,10 +246,20 @@ class SplitScreen(Screen):
     note = StringProperty("")
     received = StringProperty("")
     settlement = StringProperty("")
+    server_check = StringProperty("")
+    status = StringProperty("")
+    empty = StringProperty("")
+    loading = BooleanProperty(False)
 
     def refresh(self, s: Session) -> None:
         v = s.split
         self.agreement, self.error, self.note = v.agreement_text, v.error, v.note
+        self.status, self.empty, self.loading, self.server_check = v.status_text, v.empty_text, v.loading, v.server_check
+        rides = self.ids.rides
+        rides.clear_widgets()
+        for line in v.rides:
+            rides.add_widget(RideLineView(when=line.when, fare=line.fare, origin=line.origin,
+                                          disagreement=line.disagreement))
         self.received, self.settlement = v.received_text, v.settlement_text
         self.my_part_label, self.my_part = v.my_part_label, v.my_part
         if v.this_week:
@@ -255,7 +306,7 @@ def _png_texture(png: bytes):
 
 
 SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "ride": RideScreen, "meter": MeterScreen,
-           "offer": OfferScreen, "split": SplitScreen, "payment": PaymentScreen}
+           "offer": OfferScreen, "split": SplitScreen, "payment": PaymentScreen, "ranks": RanksScreen}
 
 
 class DriverApp(App):
@@ -272,7 +323,6 @@ class DriverApp(App):
         super().__init__(**kw)
         self.session = session
         self.tick_s = tick_s
-        self.navigator = default_navigator(_on_android())
 
     # -- building -----------------------------------------------------------------------
 
@@ -286,7 +336,7 @@ class DriverApp(App):
         for name, cls in SCREENS.items():
             sm.add_widget(cls(name=name))
         s = self.session
-        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride, s.payment):
+        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride, s.payment, s.ranks):
             if vm is None:
                 continue
             vm.subscribe(lambda _vm: self.refresh())
@@ -330,7 +380,21 @@ class DriverApp(App):
 
     def go(self, name: str) -> None:
         self._switch(name)
+        if name == "ranks" and self.session.ranks is not None:
+            self.session.ranks.load()  # the queues change all the time: read them each time the screen opens
         self.refresh()
+
+    def ranks_reload(self) -> None:
+        self.session.ranks.load()
+
+    def rank_check_in(self, rank_id) -> None:
+        self.session.ranks.check_in(int(rank_id))
+
+    def rank_check_out(self) -> None:
+        self.session.ranks.check_out()
+
+    def split_reload(self) -> None:
+        self.session.split.retry(self.session.today())
 
     def _switch(self, name: str) -> None:
         sm = self.sm
@@ -433,7 +497,7 @@ class DriverApp(App):
         self.session.offer.call_passenger()
 
     def navigate_to_pickup(self) -> bool:
-        return self.session.offer.navigate(self.navigator)
+        return self.session.offer.navigate()
 
     def on_pause(self) -> bool:  # Android: keep the trip; the state is saved
         self.session.meter.save()

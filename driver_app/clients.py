@@ -13,6 +13,8 @@
   rank trips with ``street_trip_complete``, without blocking (``submit``: the
   answer comes later as a :class:`TripResult`); :class:`FakeTrips` can be
   switched offline to exercise the sync queue.
+* :class:`RanksClient` -- the ranks near the cab with the law's answer for it
+  (:class:`HttpRanksClient`, ``GET /api/driver/ranks/``; :class:`FakeRanks`).
 * :class:`TariffClient` -- the tariff in force and today's flag
   (:class:`HttpTariffClient`, ``GET /api/tariffs/current/``).
 * :class:`FakeClock` -- a clock the screenshots and the tests move by hand.
@@ -185,8 +187,44 @@ class FakeDispatch:
 @runtime_checkable
 class StatementsClient(Protocol):
     def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
-        """{"agreement": {kind, auxiliary_percent, witnesses}, "weeks": [{week_start, gross, fares}],
+        """{"agreement": {kind, auxiliary_percent, witnesses}, "weeks": [{week_start, gross, fares, and from the
+        server: auxiliary_part, holder_part, closed, rides: [{completed_at, fare, origin, server_total,
+        meter_disagreement}]}],
         "settlement": None or the running week's {transfer, collected: [{party, method, amount}]}}."""
+
+
+# -- ranks ----------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class RanksClient(Protocol):
+    def near(self, token: str, lat: float, lon: float) -> dict[str, Any]:
+        """``GET /api/driver/ranks/?lat=&lon=`` -> {"checked_in": None or {rank_id, rank, queue_position, visitor},
+        "ranks": [{id, name, category_display, distance_m, queue, titular, titular_count, visitor_limit,
+        allowed, reasons: [{article, code, message}]}]} (docs/driver-app.md)."""
+
+
+class HttpRanksClient:
+    def __init__(self, registry: HttpRegistryClient):
+        self.registry = registry
+
+    def near(self, token: str, lat: float, lon: float) -> dict[str, Any]:
+        return self.registry._request("GET", f"/api/driver/ranks/?lat={lat:.6f}&lon={lon:.6f}", token=token)
+
+
+class FakeRanks:
+    """Answers ``answer`` (the server's shape); ``online = False`` raises NetworkError."""
+
+    def __init__(self, answer: Optional[dict[str, Any]] = None):
+        self.answer = answer if answer is not None else {"checked_in": None, "ranks": []}
+        self.online = True
+        self.asked: list[tuple[float, float]] = []
+
+    def near(self, token: str, lat: float, lon: float) -> dict[str, Any]:
+        if not self.online:
+            raise NetworkError("offline")
+        self.asked.append((lat, lon))
+        return json.loads(json.dumps(self.answer))
 
 
 @runtime_checkable
@@ -272,9 +310,13 @@ class HttpStatementsClient:
         agreement: dict[str, Any] = {"kind": "law", "auxiliary_percent": "25", "witnesses": 0}
         for row in sorted(rows, key=lambda r: r["week_start"]):
             week = by_week.setdefault(row["week_start"], {"week_start": row["week_start"], "gross": "0.00",
-                                                          "fares": 0})
-            week["gross"] = str(Decimal(week["gross"]) + Decimal(str(row.get("gross", "0"))))
+                                                          "fares": 0, "auxiliary_part": "0.00",
+                                                          "holder_part": "0.00", "closed": True, "rides": []})
+            for key, source in (("gross", "gross"), ("auxiliary_part", "auxiliary_part"), ("holder_part", "holder_part")):
+                week[key] = str(Decimal(week[key]) + Decimal(str(row.get(source, "0"))))
             week["fares"] += int(row.get("rides", 0))
+            week["closed"] = week["closed"] and bool(row.get("is_closed", True))
+            week["rides"].extend(line for line in row.get("ride_lines", []) if not line.get("late"))
             kind = row.get("agreement", "law")
             agreement = {"kind": kind, "auxiliary_percent": str(row.get("auxiliary_percent", "25")),
                          # a contract the server accepted was validated there (Art. 1, §6)
@@ -293,14 +335,17 @@ class FakeStatements:
         self.online = True
         self.settlement: Optional[dict[str, Any]] = None  # {transfer, collected: [{party, method, amount}]}
 
-    def add_fare(self, week_start: date, amount: Decimal) -> None:
+    def add_fare(self, week_start: date, amount: Decimal, ride: Optional[dict[str, Any]] = None) -> None:
+        """One more fare in the week (and its ride line, in the server's shape, when given)."""
         key = week_start.isoformat()
-        for week in self.weeks:
-            if week["week_start"] == key:
-                week["gross"] = str(Decimal(week["gross"]) + Decimal(str(amount)))
-                week["fares"] = int(week.get("fares", 0)) + 1
-                return
-        self.weeks.append({"week_start": key, "gross": str(amount), "fares": 1})
+        week = next((w for w in self.weeks if w["week_start"] == key), None)
+        if week is None:
+            week = {"week_start": key, "gross": "0.00", "fares": 0}
+            self.weeks.append(week)
+        week["gross"] = str(Decimal(week["gross"]) + Decimal(str(amount)))
+        week["fares"] = int(week.get("fares", 0)) + 1
+        if ride is not None:
+            week.setdefault("rides", []).append(ride)
 
     def weekly(self, token: str, weeks: int = 8) -> dict[str, Any]:
         if not self.online:
@@ -325,7 +370,10 @@ class FakeTrips:
             from datetime import datetime
 
             from taxilaw.split import week_start
-            self.statements.add_fare(week_start(datetime.fromisoformat(trip["stopped_at"])), Decimal(trip["total"]))
+            stopped = datetime.fromisoformat(trip["stopped_at"])
+            self.statements.add_fare(week_start(stopped), Decimal(trip["total"]), {
+                "completed_at": trip["stopped_at"], "fare": trip["total"], "server_total": None,
+                "origin": "dispatched" if trip.get("ride_id") else "street", "meter_disagreement": False})
 
 
 # -- payments -------------------------------------------------------------------------------

@@ -69,9 +69,11 @@ class ReplayGps:
 class PlyerGps:  # pragma: no cover - needs a phone
     """``plyer.gps`` behind the same facade (Android asks ACCESS_FINE_LOCATION first)."""
 
-    def __init__(self, clock: Clock = utcnow, min_time_ms: int = 1000):
+    def __init__(self, clock: Clock = utcnow, min_time_ms: int = 1000,
+                 post: Optional[Callable[[Callable[[], None]], None]] = None):
         self.clock = clock
         self.min_time_ms = min_time_ms
+        self.post = post if post is not None else (lambda fn: fn())  # plyer calls back on Android's thread: the fix goes to the UI thread
         self.on_fix: Optional[FixCallback] = None
         self._configured = False
 
@@ -79,7 +81,8 @@ class PlyerGps:  # pragma: no cover - needs a phone
         if self.on_fix is None:
             return
         acc = kw.get("accuracy")
-        self.on_fix(Fix(self.clock(), float(kw["lat"]), float(kw["lon"]), None if acc is None else float(acc)))
+        fix = Fix(self.clock(), float(kw["lat"]), float(kw["lon"]), None if acc is None else float(acc))
+        self.post(lambda: self.on_fix(fix) if self.on_fix is not None else None)
 
     def start(self, on_fix: FixCallback) -> None:
         from plyer import gps

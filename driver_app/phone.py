@@ -2,8 +2,9 @@
 pickup to the navigation app.
 
 :class:`AndroidPhone` on the phone (``plyer`` for vibration and the notification sound, Android intents for
-``tel:`` and ``geo:``), :class:`DesktopPhone` on the desktop and in tests (it records what was asked and rings
-the terminal bell).  The view-models receive one and never know which.
+``tel:`` and ``geo:`` -- any navigation app the driver has installed answers ``geo:``), :class:`DesktopPhone` on
+the desktop and in tests (it records what was asked and rings the terminal bell).  The view-models receive one
+and never know which.  ``navigate`` answers False when no app can open the point.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ def tel_uri(number: str) -> str:
 
 
 def geo_uri(lat: float, lon: float, label: str = "") -> str:
-    """``geo:`` that every Android navigation app opens on the point, with a label when given."""
+    """``geo:`` URI (RFC 5870 with Android's ``q=`` query): the point, marked with ``label`` (fully escaped)."""
     point = f"{lat:.6f},{lon:.6f}"
-    return f"geo:{point}?q={point}" + (f"({quote(label)})" if label else "")
+    return f"geo:{point}?q={point}" + (f"({quote(label, safe='')})" if label else "")
 
 
 class Phone(Protocol):
@@ -31,7 +32,7 @@ class Phone(Protocol):
 
     def call(self, number: str) -> None: ...
 
-    def navigate(self, lat: float, lon: float, label: str = "") -> None: ...
+    def navigate(self, lat: float, lon: float, label: str = "") -> bool: ...
 
 
 class DesktopPhone:
@@ -50,8 +51,14 @@ class DesktopPhone:
     def call(self, number: str) -> None:
         self.log.append(("call", tel_uri(number)))
 
-    def navigate(self, lat: float, lon: float, label: str = "") -> None:
+    def navigate(self, lat: float, lon: float, label: str = "") -> bool:
         self.log.append(("navigate", geo_uri(lat, lon, label)))
+        return True
+
+    @property
+    def opened(self) -> list[str]:
+        """The ``geo:`` URIs asked so far."""
+        return [uri for kind, uri in self.log if kind == "navigate"]
 
 
 class AndroidPhone:  # pragma: no cover - needs a phone
@@ -73,16 +80,19 @@ class AndroidPhone:  # pragma: no cover - needs a phone
         uri = manager.getDefaultUri(manager.TYPE_NOTIFICATION)
         manager.getRingtone(activity, uri).play()
 
-    def _view(self, action: str, uri: str) -> None:
+    def _view(self, action: str, uri: str) -> bool:
         from jnius import autoclass, cast
 
         intent_cls = autoclass("android.content.Intent")
         intent = intent_cls(getattr(intent_cls, action), autoclass("android.net.Uri").parse(uri))
         activity = cast("android.app.Activity", autoclass("org.kivy.android.PythonActivity").mActivity)
+        if intent.resolveActivity(activity.getPackageManager()) is None:
+            return False  # no app for it (no navigation app installed)
         activity.startActivity(intent)
+        return True
 
     def call(self, number: str) -> None:
         self._view("ACTION_DIAL", tel_uri(number))
 
-    def navigate(self, lat: float, lon: float, label: str = "") -> None:
-        self._view("ACTION_VIEW", geo_uri(lat, lon, label))
+    def navigate(self, lat: float, lon: float, label: str = "") -> bool:
+        return self._view("ACTION_VIEW", geo_uri(lat, lon, label))

@@ -110,12 +110,32 @@ def main(out_dir: str) -> int:
         app.flag_free()
         yield
         shot("flag_livre")
+        statements = session.extras["statements"]
+        this_week = [w for w in statements.weeks if w["week_start"] == "2026-03-02"]
+        saved = list(statements.weeks)
+        statements.weeks[:] = [w for w in statements.weeks if w not in this_week]  # no ride this week yet
         app.go("split")
+        session.split.load(session.today(), session.cards.role)
+        yield
+        shot("split_empty")
+        statements.weeks[:] = saved
+        session.tick()  # free: the GPS starts
+        session.tick()  # its first fix: the rank screen asks for the ranks around it
+        app.go("ranks")
+        yield
+        shot("ranks_visitor_refused")
+        app.rank_check_in(4)
+        session.dispatch.push({"type": "rank_checked_in", "rank_id": 4, "rank": "Praça João Pinheiro",
+                               "queue_position": 2, "visitor": False})
+        session.extras["ranks"].answer["checked_in"] = {"rank_id": 4, "rank": "Praça João Pinheiro",
+                                                        "queue_position": 2, "visitor": False}
+        session.ranks.load()
         session.dispatch.push(dict(demo_offer(clock, seconds=20), offer_id=7, ride_id=3))
         clock.advance(5)
-        app.refresh()  # the offer takes over the Partilha screen
+        app.refresh()  # the offer takes over the rank screen
         yield
         shot("offer")
+        manifest["offer"]["took_over"] = session.navigator.before_offer
         app.offer_accept()  # -> a caminho, the ride screen
         session.dispatch.push({"type": "offer_accepted", "ride_id": 3})
         app.refresh()
@@ -170,7 +190,17 @@ def main(out_dir: str) -> int:
         manifest["payment_pix"]["copia_e_cola"] = app.sm.current_screen.ids.payload.text.replace("\n", "")
         manifest["payment_pix"]["pix"] = session.payment.pix_payload
         app.payment_done()
+        week = next(w for w in statements.weeks if w["week_start"] == "2026-03-02")
+        week["rides"] = [  # the server's lines for the week so far, one with a meter disagreement (Art. 43)
+            {"completed_at": "2026-03-02T14:20:00-03:00", "fare": "18.80", "origin": "dispatched",
+             "server_total": "18.80", "meter_disagreement": False},
+            {"completed_at": "2026-03-03T09:05:00-03:00", "fare": "12.40", "origin": "rank",
+             "server_total": "12.40", "meter_disagreement": False},
+            {"completed_at": "2026-03-04T19:41:00-03:00", "fare": "23.10", "origin": "street",
+             "server_total": "25.70", "meter_disagreement": True}] + week.get("rides", [])
+        week["auxiliary_part"], week["holder_part"] = "103.15", "309.45"  # the server's statement of the week
         app.go("split")
+        session.split.load(session.today(), session.cards.role)
         yield
         shot("split")
         manifest["_state"] = {"queue": len(session.meter.queue), "fare": session.meter.total_text,

@@ -13,14 +13,17 @@ from taxilaw.meter import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
+from .background import Background
 from .clients import (
     ApiError,
     FakeDispatch,
     FakePayments,
+    FakeRanks,
     FakeRegistry,
     FakeStatements,
     FakeTrips,
     HttpPaymentsClient,
+    HttpRanksClient,
     HttpRegistryClient,
     HttpStatementsClient,
     HttpTariffClient,
@@ -39,6 +42,7 @@ from .viewmodels import (
     OfferViewModel,
     PaymentViewModel,
     PositionReporter,
+    RanksViewModel,
     RideViewModel,
     SplitViewModel,
 )
@@ -74,6 +78,7 @@ class Session:
     tariffs: object = None  # TariffClient (None: demo, the built-in tariff)
     navigator: Navigator = field(default_factory=Navigator)
     payment: Optional[PaymentViewModel] = None
+    ranks: Optional[RanksViewModel] = None
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -99,6 +104,8 @@ class Session:
         """A dispatch message, on the UI thread."""
         if self.ride is not None:
             self.ride.on_message(msg)
+        if self.ranks is not None:
+            self.ranks.on_message(msg)
         self.offer.on_message(msg)
         if msg.get("type") == "connection" and msg.get("online") and self.meter.queue:
             self.meter.sync(force=True)  # the network is back: send the finished trips
@@ -133,6 +140,7 @@ class Session:
         if current.get("tariff"):
             self._apply(current, "")
             self.store.save(TARIFF_FILE, {"tariff": current["tariff"], "meter": current.get("meter") or {},
+                                          "taximeter": current.get("taximeter"),
                                           "at": self.clock().isoformat()})
         else:
             self.store.delete(TARIFF_FILE)
@@ -143,7 +151,8 @@ class Session:
         holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
         params = MeterParams.from_dict(config["params"]) if config.get("params") else None
         self.flag.municipal_holidays = holidays
-        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params)
+        correction = (answer.get("taximeter") or {}).get("correction")  # the cab's taxímetro awaits its aferição
+        self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params, correction)
 
     def start_trip(self) -> bool:
         """Start the meter (boarding a dispatched ride first); False when no decree is in force (Art. 45) or the
@@ -166,7 +175,7 @@ class Session:
         trip_id, ride_id = self.meter.trip_id, self.meter.ride_id
         reading = self.meter.stop()
         if self.payment is not None and trip_id:
-            self.payment.begin(reading.total, trip_id, ride_id)
+            self.payment.begin(self.meter.fare_due(reading.total), trip_id, ride_id)
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
@@ -213,6 +222,7 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
             {"party": "holder", "method": "pix", "amount": "100.00"}]}
         trips = FakeTrips(statements)
         registry = FakeRegistry(me=demo_me(local_time(clock()).date()))
+        ranks = FakeRanks(demo_ranks())
         payments = FakePayments()
     else:
         from .ws import DispatchTripsClient, WsDispatchClient
@@ -221,13 +231,14 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
         statements = HttpStatementsClient(registry)
         tariffs = HttpTariffClient(registry)
         payments = HttpPaymentsClient(registry)
+        ranks = HttpRanksClient(registry)
         dispatch = WsDispatchClient(api, post=post)
         trips = DispatchTripsClient(dispatch)  # a dispatched trip is completed by ride_complete
     if gps is None:
         if demo or not _on_android():
             gps = ReplayGps(trace if trace is not None else demo_trace(), clock, loop=True)
         else:  # pragma: no cover
-            gps = PlyerGps(clock)
+            gps = PlyerGps(clock, post=post)
     if phone is None:
         phone = AndroidPhone() if _on_android() else DesktopPhone()
     shared = SharedGps(gps)
@@ -237,14 +248,18 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
                            post=post)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)
     offer = OfferViewModel(dispatch, flag, clock, phone=phone)
-    split = SplitViewModel(statements, token=lambda: login.token)
+    # Network calls off the UI thread; the demo's in-memory fakes answer at once, inline.
+    background = Background() if demo or not api else Background(post)
+    split = SplitViewModel(statements, token=lambda: login.token, background=background)
     ride = RideViewModel(dispatch, flag, clock, phone=phone)
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
+    rank_vm = RanksViewModel(ranks, dispatch, lambda: (reporter.last.lat, reporter.last.lon) if reporter.last else None,
+                             token=lambda: login.token, background=background)
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
                       {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs, "phone": phone},
                       ride=ride, reporter=reporter, tariffs=tariffs,
-                      payment=PaymentViewModel(store, payments, token=lambda: login.token))
-    session.extras["payments"] = payments
+                      payment=PaymentViewModel(store, payments, token=lambda: login.token), ranks=rank_vm)
+    session.extras["payments"], session.extras["ranks"] = payments, ranks
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session
 
@@ -261,3 +276,23 @@ def demo_offer(clock: Callable[[], datetime], seconds: int = 20) -> dict:
             "distance_m": 850, "expires_at": (now + timedelta(seconds=seconds)).isoformat(),
             "passenger": {"name": "Maria Aparecida", "phone": "(32) 99876-5432"},
             "destination": {"address": "Hospital São Paulo", "lat": -21.1352, "lon": -42.3641}}
+
+
+def demo_ranks() -> dict:
+    """Muriaé's ranks seen from the demo cab (a titular of Praça João Pinheiro), with the law's real answers."""
+    from taxilaw import ranks as law
+
+    def row(rank_id, name, category, distance, queue, titulars, decision, titular=False):
+        private = category == "privativo"
+        return {"id": rank_id, "name": name, "category": category,
+                "category_display": "privativo (Art. 22, I)" if private else "livre (Art. 22, II)",
+                "distance_m": distance, "queue": queue, "titular": titular, "titular_count": titulars,
+                "visitor_limit": law.visitor_limit(titulars) if private else None, "allowed": decision.allowed,
+                "reasons": [r.as_dict() for r in decision.reasons]}
+
+    return {"checked_in": None, "ranks": [
+        row(4, "Praça João Pinheiro", "privativo", 120, 1, 12, law.may_check_in_at(120, 200), titular=True),
+        row(1, "Praça Cel. Pacheco de Medeiros", "privativo", 160, 4, 6, law.visitors_allowed(6, 4, 0)),
+        row(2, "Rodoviária de Muriaé", "privativo", 650, 1, 4, law.visitors_allowed(4, 1, 0)),
+        row(3, "Hospital São Paulo", "livre", 1180, 0, 0, law.may_check_in_at(1180, 200)),
+    ]}

@@ -8,7 +8,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Collection, Mapping, Optional, Sequence
 
-from .calendar import add_years, day_term_end
+from .calendar import add_months, add_years, day_term_end
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .parameters import Parameters
@@ -205,9 +205,16 @@ class RenewalAssessment:
     decision: Decision
 
 
-def renewal_window_opens(expires_on: date) -> date:
-    """First day to request renewal: the 1st of the month the alvará expires (Art. 4, §1)."""
-    return expires_on.replace(day=1)
+def renewal_window_opens(expires_on: date, params: Parameters) -> date:
+    """First day to request renewal under the regulation's "escala" (Art. 4, §1).
+
+    The escala is the dated parameter ``renewal_window_months`` in force on the
+    expiry date: the window opens on the 1st of the month that many months back,
+    counting the expiry month as the first (1: the month the alvará expires)."""
+    months = int(params.as_of("renewal_window_months", expires_on))
+    if months < 1:
+        raise ValueError("renewal_window_months must be at least 1")
+    return add_months(expires_on.replace(day=1), -(months - 1))
 
 
 def extinction_deadline(expires_on: date, params: Parameters, municipal_holidays: Collection[date] = ()) -> date:
@@ -236,14 +243,14 @@ def assess_renewal(
     returns to the municipality (Art. 4, §3). The renewed alvará runs 1 year
     from the old expiry date (Art. 4).
     """
-    opens = renewal_window_opens(expires_on)
+    opens = renewal_window_opens(expires_on, params)
     zero = Decimal("0.00")
     if requested_on < opens:
         decision = Decision.refuse(
             Reason(
                 "Art. 4, §1",
                 "renewal_early",
-                gettext_noop("A renovação do alvará deve ser requerida no mês do vencimento, a partir de {opens} (Art. 4, §1)."),
+                gettext_noop("A renovação do alvará deve ser requerida nos meses fixados pelo órgão competente, a partir de {opens} (Art. 4, §1)."),
                 {"opens": opens},
             )
         )

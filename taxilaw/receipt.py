@@ -25,7 +25,7 @@ CENT = Decimal("0.01")
 
 @dataclass(frozen=True)
 class ReceiptLine:
-    code: str  # bandeirada | km_b1 | km_b2 | waiting | fraction | meter_difference
+    code: str  # bandeirada | km_b1 | km_b2 | waiting | fraction | meter_difference | correction (Art. 45, §3)
     label: str  # pt-BR msgid (translate with gettext)
     quantity: str  # "2,35 km", "03:20", "" (formatted by the caller's locale: plain numbers here)
     amount: Decimal

@@ -116,24 +116,56 @@ def absence_from_rank(absent_days: Iterable[date], justified_days: Collection[da
     return Decision.allow("Art. 9, V")
 
 
+def may_summon(opened_on: date, summoned_on: date, already_summoned_on: Optional[date], today: date) -> Decision:
+    """May the holder's summons be recorded as served on ``summoned_on``? (Art. 10, Art. 10, §1)
+
+    The summons ("intimação") is an act of its own, dated the day the holder
+    was actually summoned: never before the inquiry was opened, never in the
+    future, and once (the defence term runs from the first one).
+    """
+    if already_summoned_on is not None:
+        return Decision.refuse(Reason(
+            "Art. 10, §1", "already_summoned",
+            gettext_noop("O permissionário já foi intimado em {on}; o prazo de defesa corre dessa data (Art. 10, §1)."),
+            {"on": already_summoned_on},
+        ))
+    if summoned_on < opened_on:
+        return Decision.refuse(Reason("Art. 10, §1", "summons_before_opening",
+                                      gettext_noop("A intimação não pode anteceder a instauração.")))
+    if summoned_on > today:
+        return Decision.refuse(Reason(
+            "Art. 10, §1", "summons_in_future",
+            gettext_noop("A intimação registra um fato ocorrido: não pode ter data futura ({on})."), {"on": summoned_on},
+        ))
+    return Decision.allow("Art. 10", "Art. 10, §1")
+
+
 def defence_deadline(summoned_on: date, municipal_holidays: Collection[date] = ()) -> date:
     """Last day of the defence in the revocation inquiry: 5 working days from the summons (Art. 10, §1)."""
     return add_working_days(summoned_on, DEFENCE_WORKING_DAYS, municipal_holidays)
 
 
 def may_decide_revocation(
-    summoned_on: date,
+    summoned_on: Optional[date],
     defence_filed_on: Optional[date],
     decide_on: date,
     holidays: Collection[date] = (),
 ) -> Decision:
     """May the inquiry decide on the revocation on ``decide_on``? (Art. 10, Art. 10, §1, Art. 10, §2)
 
-    Not until the 5 working days of defence have run out (the whole last day
-    belongs to the defence), unless the defence was already filed. When
-    allowed, the articles include Art. 10, §2: a revocation gives no right to
-    any indemnity.
+    Never before the holder is summoned ("o mais amplo direito de defesa"),
+    then not until the 5 working days of defence counted from the summons have
+    run out (the whole last day belongs to the defence), unless the defence was
+    already filed. When allowed, the articles include Art. 10, §2: a revocation
+    gives no right to any indemnity.
     """
+    if summoned_on is None and defence_filed_on is None:
+        return Decision.refuse(Reason(
+            "Art. 10, §1", "inquiry_not_summoned",
+            gettext_noop("O permissionário ainda não foi intimado: o prazo de defesa não começou e o inquérito não pode ser decidido (Art. 10, §1)."),
+        ), articles=("Art. 10",))
+    if summoned_on is None:
+        summoned_on = defence_filed_on
     deadline = defence_deadline(summoned_on, holidays)
     if defence_filed_on is not None and decide_on >= defence_filed_on:
         return Decision.allow("Art. 10", "Art. 10, §1", "Art. 10, §2")

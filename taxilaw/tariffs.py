@@ -238,6 +238,12 @@ def review_alert(tariffs: Iterable[Tariff], on: date | datetime) -> Decision:
     return Decision.allow("Art. 44")
 
 
+def apply_correction(meter_total: Any, factor: Any) -> Decimal:
+    """What a correction table's ``factor`` makes of a meter reading, truncated to the cent (Art. 45, §3, §5);
+    the phone and the server both call this."""
+    return (_decimal(meter_total) * _decimal(factor)).quantize(CENT, rounding=ROUND_DOWN)
+
+
 @dataclass(frozen=True)
 class CorrectionTable:
     """A correction table of Art. 45, §3: converts what a not-yet-recalibrated
@@ -273,7 +279,7 @@ class CorrectionTable:
 
     def apply(self, meter_total: Decimal) -> Decimal:
         """Amount due for a meter reading: truncated to the cent (Art. 45, §5)."""
-        return (_decimal(meter_total) * self.factor).quantize(CENT, rounding=ROUND_DOWN)
+        return apply_correction(meter_total, self.factor)
 
     def rows(self, start: Decimal, stop: Decimal, step: Decimal = Decimal("0.10")) -> list[tuple[Decimal, Decimal]]:
         """Printable table lines ``(meter shows, pay)`` from ``start`` to ``stop``."""
@@ -352,7 +358,8 @@ MURIAE_DEMO_TARIFF_VALUES: Mapping[str, str] = {
     "price_km_b1": "2.70",
     "price_km_b2": "3.25",
     "price_hour_waiting": "13.00",
-    "decree": "demo: prices published by Muriaé; bandeirada R$ 5,50 assumed (replace with the decree in force)",
+    # shown to passengers on receipts and to DIMUTRAN in the admin: Portuguese, as every user-facing text
+    "decree": "demonstração: preços publicados pela Prefeitura de Muriaé; bandeirada de R$ 5,50 suposta (substituir pelo decreto em vigor)",
 }
 
 MURIAE_DEMO_TARIFF: Tariff = Tariff.from_dict(MURIAE_DEMO_TARIFF_VALUES)

@@ -40,3 +40,16 @@ def _portuguese_by_default():
     if settings.configured:
         translation.activate(settings.LANGUAGE_CODE)
     yield
+
+
+def pytest_collection_modifyitems(items):
+    """schemathesis 4.32 on pytest 9 gives every operation's test the same node id (without its ``[GET /api/...]``).
+
+    pytest-xdist schedules tests by node id: one of the 171 API fuzz tests would run and the others silently not.
+    The node id gets the item's name back (pytest has no public setter for it).
+    """
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        if not item.nodeid.endswith("::" + item.name):
+            item._id = NodeId.parse(f"{item.nodeid.rpartition('::')[0]}::{item.name}")

@@ -118,3 +118,27 @@ def test_messages_are_portuguese_by_default_and_english_on_request(client):
     assert portuguese.status_code == english.status_code == 400
     assert "Informe o telefone" in portuguese.json()["phone"][0]
     assert "Enter the phone number" in english.json()["phone"][0]
+
+
+@pytest.mark.django_db
+@pytest.mark.article("Art. 1, §5", "Art. 40", "Art. 47, §2", "Art. 54, b")
+def test_the_demo_data_stand_the_schedulers_first_run():
+    from django.utils import timezone
+
+    from backend.notices.models import Notice
+    from backend.registry.models import Auxiliary, Inspection, Permit, RevocationInquiry, Suspension
+    from backend.scheduler.jobs import run_due
+
+    call_command("seed_demo", verbosity=0)
+    assert Suspension.objects.get().permit.autos.get().status == "decided"  # through the auto, not written by hand
+    assert Auxiliary.objects.filter(status="cancelled").count() == 1  # TX-096's, by the law's own sweep
+    assert not Inspection.objects.filter(fee_paid_on__isnull=True).exists()  # Art. 40: every vistoria's fee paid
+
+    def state():
+        return (list(Permit.objects.order_by("pk").values_list("status", flat=True)),
+                Auxiliary.objects.filter(status="active").count(), RevocationInquiry.objects.count(), Notice.objects.count())
+
+    before = state()
+    runs = run_due(timezone.now().replace(hour=23, minute=59))  # every job of the day is due
+    assert {r.job for r in runs} >= {"registry_sweep", "inspection_fees", "rank_attendance", "taximeter_aferition"}
+    assert state() == before  # no permit lapsed, no auxiliary cancelled, no inquiry opened, no fee or aferição charged

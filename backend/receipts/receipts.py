@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from backend.api_errors import LawViolation
 from backend.tariffs.formatting import brl
 from taxilaw import receipt as law
+from taxilaw.i18n import gettext_noop
 from taxilaw.meter import Fix
 
 SALT = "backend.receipts.link"
@@ -52,16 +53,25 @@ def _place(lat, lon, address):
 
 def breakdown(ride) -> tuple[list[law.ReceiptLine], object | None]:
     """The meter's lines for a completed ride with a trace, and the tariff; ``([], None)`` when there is none."""
+    from backend.registry.selectors import vehicle_in_service
+    from backend.registry.services.taximeters import cab_meter_regime
     from backend.tariffs.services import recompute_trip
 
     if ride.fare is None or not ride.trace or ride.on_board_at is None:
         return [], None
+    reading = ride.meter_reading if ride.meter_reading is not None else ride.fare
+    vehicle = vehicle_in_service(ride.permit) if ride.permit_id else None
     try:
         fixes = [Fix.from_dict(f) for f in ride.trace]
-        check = recompute_trip(fixes, ride.fare, started_at=ride.on_board_at, stopped_at=ride.completed_at)
+        check = recompute_trip(fixes, reading, started_at=ride.on_board_at, stopped_at=ride.completed_at,
+                               regime=cab_meter_regime(vehicle, ride.on_board_at) if vehicle is not None else None)
     except (LawViolation, KeyError, TypeError, ValueError):  # no tariff in force then, a trace edited by hand:
         return [], None  # the receipt still shows the fare paid
-    return law.fare_breakdown(check.reading, check.tariff, ride.fare), check.tariff
+    lines = law.fare_breakdown(check.reading, check.tariff, reading)
+    if ride.fare != reading:  # the taxímetro awaited its aferição: the correction table converted its reading
+        lines.append(law.ReceiptLine("correction", gettext_noop("Tabela de correção autorizada pelo Prefeito"),
+                                     f"× {ride.correction_factor}", ride.fare - reading, "Art. 45, §3"))
+    return lines, check.tariff
 
 
 def receipt(ride) -> dict:

@@ -8,23 +8,22 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
+from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
 from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
 from .models import (
     Alvara,
     Auxiliary,
-    Cmt,
-    Inspection,
     Permit,
     Person,
     Renewal,
     RenewalDocument,
     RevocationInquiry,
-    SocialSecurityProof,
     Suspension,
     Transfer,
     Vehicle,
 )
 from .services import permits as permit_services
+from .services import revocation as revocation_services
 
 
 class ProcedureRecordMixin:
@@ -129,13 +128,6 @@ class VehicleAdmin(admin.ModelAdmin):
     search_fields = ("plate", "renavam", "permit__number")
 
 
-@admin.register(Inspection)
-class InspectionAdmin(admin.ModelAdmin):
-    list_display = ("vehicle", "inspected_on", "kind", "result", "seal_number", "valid_until", "fee_brl", "fee_paid_on")
-    list_filter = ("result", "kind")
-    date_hierarchy = "inspected_on"
-
-
 @admin.register(Auxiliary)
 class AuxiliaryAdmin(admin.ModelAdmin):
     form = AuxiliaryForm
@@ -154,17 +146,6 @@ class AuxiliaryAdmin(admin.ModelAdmin):
     )
 
 
-@admin.register(SocialSecurityProof)
-class SocialSecurityProofAdmin(admin.ModelAdmin):
-    list_display = ("auxiliary", "quarter_end", "presented_on")
-
-
-@admin.register(Cmt)
-class CmtAdmin(admin.ModelAdmin):
-    list_display = ("number", "person", "issued_on", "expires_on")
-    search_fields = ("number", "person__full_name")
-
-
 @admin.register(Transfer)
 class TransferAdmin(ProcedureRecordMixin, admin.ModelAdmin):
     list_display = ("permit", "cedent", "transferee", "kind", "requested_on", "fee_brl", "status")
@@ -175,8 +156,26 @@ class TransferAdmin(ProcedureRecordMixin, admin.ModelAdmin):
 class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
     """Opened, defended and decided only through the inquiry's procedure (Art. 10, §1; Art. 9, V; Art. 27, §2)."""
 
-    list_display = ("permit", "ground", "opened_on", "summoned_on", "defence_filed_on", "outcome")
+    list_display = ("permit", "ground", "opened_on", "summons", "defence_filed_on", "outcome")
     list_filter = ("outcome", "ground")
+    actions = ["summon_today"]
+
+    @admin.display(description=_("intimação em"), ordering="summoned_on")
+    def summons(self, inquiry):
+        return inquiry.summoned_on or gettext("aguardando intimação")
+
+    @admin.action(description=_("Registrar a intimação do permissionário hoje (Art. 10, §1)"))
+    def summon_today(self, request, queryset):
+        for inquiry in queryset:
+            try:
+                revocation_services.summon(inquiry=inquiry, summoned_on=timezone.localdate(),
+                                           record=gettext("registrada por %(user)s no admin") % {"user": request.user})
+            except LawViolation as refusal:
+                self.message_user(request, f"{inquiry.permit}: " + " ".join(r.render(gettext) for r in refusal.decision.reasons),
+                                  messages.ERROR)
+            else:
+                self.message_user(request, f"{inquiry.permit}: " + gettext("intimação registrada; o prazo de defesa corre de hoje."),
+                                  messages.SUCCESS)
 
 
 @admin.register(Suspension)

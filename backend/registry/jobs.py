@@ -16,7 +16,7 @@ from taxilaw import vehicles as vehicle_law
 from taxilaw.decision import Reason
 from taxilaw.i18n import gettext_noop as _
 
-from .models import Auxiliary, Inspection, Permit, RevocationInquiry
+from .models import Auxiliary, Inspection, Permit, RevocationInquiry, Vehicle
 from .selectors import LIVE_STATUSES
 from .services import auxiliaries, permits, revocation
 
@@ -34,7 +34,7 @@ def open_inquiry_once(permit: Permit, ground: revocation_law.RevocationGround, r
     if RevocationInquiry.objects.filter(permit=permit, ground=ground.value, outcome=RevocationInquiry.Outcome.PENDING).exists():
         return None
     facts = reason.render()
-    inquiry = revocation.open_inquiry(permit=permit, ground=ground.value, facts=facts, opened_on=on, summoned_on=on)
+    inquiry = revocation.open_inquiry(permit=permit, ground=ground.value, facts=facts, opened_on=on)
     notify(key, Reason("Art. 10", "inquiry_opened", _INQUIRY, {"number": permit.number, "facts": facts}), on, permit=permit)
     return inquiry
 
@@ -111,3 +111,24 @@ def auxiliary_enrolment(now: datetime) -> str:
         if open_inquiry_once(aux.permit, revocation_law.RevocationGround.AUX_NOT_ENROLLED, decision.reasons[0], on, f"aux_enrolment:{aux.pk}:inquiry"):
             opened += 1
     return f"inquéritos abertos {opened}"
+
+
+@job("taximeter_aferition", at=timedelta(hours=1, minutes=40))
+def taximeter_aferition(now: datetime) -> str:
+    """A tariff change makes the aferição of every taxímetro obligatory (Art. 47, §2): each holder whose cab's
+    meter is not afered for the tariff in force is told by when, once per cab and tariff."""
+    from backend.tariffs.selectors import law_tariffs
+
+    from .services.taximeters import last_aferition_on
+    from .taximeter_notices import aferition_notice
+
+    on, told = _today(now), 0
+    tariffs = law_tariffs()
+    grace = int(current_parameters().as_of("taximeter_aferition_grace_days", on))
+    for vehicle in Vehicle.objects.filter(in_service=True, permit__status__in=LIVE_STATUSES).select_related("permit"):
+        notice = aferition_notice(tariffs, last_aferition_on(vehicle, on), on, grace, vehicle.plate)
+        if notice is not None:
+            key, reason = notice
+            notify(f"aferition:{vehicle.pk}:{key}", reason, on, permit=vehicle.permit)
+            told += 1
+    return f"aferições cobradas {told}"

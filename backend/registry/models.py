@@ -367,7 +367,10 @@ class RevocationInquiry(models.Model):
     ground = models.CharField(_("fundamento (Art. 9)"), max_length=20, choices=[(g.value, g.label) for g in RevocationGround])
     facts = models.TextField(_("fatos"))
     opened_on = models.DateField(_("instaurado em"))
-    summoned_on = models.DateField(_("intimação em"))
+    summoned_on = models.DateField(_("intimação em"), null=True, blank=True,
+                                   help_text=_("Data em que o permissionário foi intimado; o prazo de defesa corre dela (Art. 10, §1)."))
+    summons_record = models.CharField(_("registro da intimação"), max_length=255, blank=True,
+                                      help_text=_("Como foi intimado: ciência pessoal, AR, edital (Art. 10, §1)."))
     defence_filed_on = models.DateField(_("defesa apresentada em"), null=True, blank=True)
     defence = models.TextField(_("defesa"), blank=True)
     decided_on = models.DateField(_("decidido em"), null=True, blank=True)
@@ -392,3 +395,44 @@ class Suspension(models.Model):
         verbose_name = _("suspensão")
         verbose_name_plural = _("suspensões")
         ordering = ["-starts_on"]
+
+
+class Taximeter(models.Model):
+    """A taxímetro installed in a cab (Art. 47): identified by its serial and sealed by INMETRO (Art. 47, §3)."""
+
+    vehicle = models.ForeignKey(Vehicle, on_delete=models.PROTECT, related_name="taximeters", verbose_name=_("veículo"))
+    serial = models.CharField(_("número de série"), max_length=40)
+    make = models.CharField(_("marca"), max_length=60)
+    model = models.CharField(_("modelo"), max_length=60)
+    installer = models.CharField(_("instalado por"), max_length=120, blank=True,
+                                 help_text=_("Pessoa ou empresa que instalou o taxímetro (Art. 47)."))
+    installed_on = models.DateField(_("instalado em"))
+    removed_on = models.DateField(_("retirado em"), null=True, blank=True,
+                                  help_text=_("Só com permissão do INMETRO (Art. 47, §3)."))
+
+    class Meta:
+        verbose_name = _("taxímetro")
+        verbose_name_plural = _("taxímetros")
+        ordering = ["-installed_on"]
+        constraints = [models.UniqueConstraint(fields=["make", "serial"], name="one_taximeter_per_serial")]
+
+    def __str__(self):
+        return f"{self.make} {self.model} nº {self.serial}"
+
+
+class TaximeterAferition(models.Model):
+    """An INMETRO aferição of a taxímetro (Art. 47, §1), obligatory at every tariff change (Art. 47, §2)."""
+
+    taximeter = models.ForeignKey(Taximeter, on_delete=models.PROTECT, related_name="aferitions", verbose_name=_("taxímetro"))
+    afered_on = models.DateField(_("aferido em"))
+    certificate = models.CharField(_("certificado de aferição"), max_length=60)
+    seal = models.CharField(_("lacre"), max_length=40)
+    recorded_at = models.DateTimeField(_("registrada em"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("aferição do taxímetro")
+        verbose_name_plural = _("aferições dos taxímetros")
+        ordering = ["-afered_on"]
+
+    def __str__(self):
+        return f"{self.taximeter} — {self.afered_on:%d/%m/%Y} ({self.certificate})"

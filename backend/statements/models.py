@@ -253,7 +253,8 @@ class StatementRide(WrittenOnce, models.Model):
 
     class Origin(models.TextChoices):
         DISPATCHED = "dispatched", _("central")
-        STREET = "street", _("rua ou ponto")
+        STREET = "street", _("rua")
+        RANK = "rank", _("ponto")
 
     ride = models.OneToOneField("trips.Ride", on_delete=models.PROTECT, related_name="statement_entry",
                                 verbose_name=_("corrida"))

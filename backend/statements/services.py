@@ -50,7 +50,7 @@ from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyState
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
-STREET = "street"  # Ride.created_by of a street or ponto trip (dispatch/street.py writes it)
+ORIGIN_OF_CREATOR = {"street": StatementRide.Origin.STREET, "rank": StatementRide.Origin.RANK}  # Ride.created_by (dispatch/street.py)
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def _completed_rides(**filters) -> list[RideRow]:
                 "created_by", "server_total", "meter_disagreement"))
     return [RideRow(pk, permit_id, driver_id, Decimal(fare) if fare is not None else ZERO, at,
                     method or METHOD_UNRECORDED, collector or "",
-                    StatementRide.Origin.STREET if created_by == STREET else StatementRide.Origin.DISPATCHED,
+                    ORIGIN_OF_CREATOR.get(created_by, StatementRide.Origin.DISPATCHED),
                     server_total, disagreement)
             for pk, permit_id, driver_id, fare, at, method, collector, created_by, server_total, disagreement in rows]
 

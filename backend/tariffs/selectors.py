@@ -93,3 +93,14 @@ def meter_config(on: date) -> dict:
         "params": meter_params_from_table(current_parameters(), on).to_dict(),
         "holidays": sorted(d.isoformat() for d in municipal_holidays(years_around(on))),
     }
+
+
+def meter_regime(last_aferition_on: date | None, at: date | datetime | None = None):
+    """The tariff a cab's taxímetro afered on ``last_aferition_on`` charges on ``at`` and the correction table that
+    converts its reading (Art. 45, §3-§5, Art. 47, §2; :func:`taxilaw.taximeters.meter_regime`)."""
+    from taxilaw import taximeters
+
+    day = _day(at)
+    tables = [t.to_law() for t in CorrectionTable.objects.select_related("tariff")]
+    grace = int(current_parameters().as_of("taximeter_aferition_grace_days", day))
+    return taximeters.meter_regime(law_tariffs(), tables, last_aferition_on, day, grace)

@@ -18,6 +18,7 @@ from taxilaw import tariffs as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
 from taxilaw.parameters import ParameterMissing
+from taxilaw.taximeters import MeterRegime
 
 from . import selectors
 from .models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
@@ -167,17 +168,24 @@ class Recomputation:
     tolerance: Decimal
     decision: Decision
     hold: Decision  # refused: the total is held for DIMUTRAN's review before any statement counts it
+    correction: law.CorrectionTable | None = None  # the table converting the meter's reading (Art. 45, §3)
 
     @property
     def server_total(self) -> Decimal:
         return self.reading.total
 
+    @property
+    def fare_due(self) -> Decimal:
+        """What the passenger pays for the phone's reading: converted by the correction table, if any (Art. 45, §3, §5)."""
+        return self.phone_total if self.correction is None else self.correction.apply(self.phone_total)
+
 
 def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started_at: datetime | None = None,
-                   stopped_at: datetime | None = None) -> Recomputation:
+                   stopped_at: datetime | None = None, regime: MeterRegime | None = None) -> Recomputation:
     """Re-run the meter over an uploaded trace and compare with the phone (Art. 43, Art. 45, §5).
 
-    The tariff is the one in force when the trip started (Art. 45); the
+    The tariff is the one in force when the trip started (Art. 45) or, given the cab's ``regime`` (allowed), the one
+    its taxímetro was afered for, with the correction table that converts its reading (Art. 45, §3, Art. 47, §2); the
     fraction, the tolerance and the trip's bounds (duration, fixes) come from the dated parameters. Nothing is
     stored (the dispatch stores rides). Bad input raises
     :class:`backend.api_errors.LawViolation`."""
@@ -200,7 +208,7 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
                gettext_noop("Não há limites do taxímetro em vigor em {day}; confira a data do início."), "started_at", day=day)
     require(*meter_law.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
     try:
-        tariff = selectors.tariff_in_force(day)
+        tariff = regime.tariff if regime is not None and regime.decision else selectors.tariff_in_force(day)
     except law.NoTariffInForce:
         refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
                day=day)
@@ -215,4 +223,6 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     phone = Decimal(str(phone_total))
     hold = meter_law.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
                                tolerance=tolerance)
-    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance), hold)
+    correction = regime.correction if regime is not None and regime.decision else None
+    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance), hold,
+                         correction)

@@ -80,6 +80,10 @@ class Ride(models.Model):
     cancel_reason = models.CharField(_("motivo do cancelamento"), max_length=255, blank=True)
     # Art. 43: the fare is what the meter shows at the end; the server's recomputation is kept beside it.
     fare = models.DecimalField(_("tarifa (Art. 43)"), max_digits=10, decimal_places=2, null=True, blank=True)
+    meter_reading = models.DecimalField(_("leitura do taxímetro"), max_digits=10, decimal_places=2, null=True, blank=True,
+                                        help_text=_("Difere da tarifa só quando uma tabela de correção a converte (Art. 45, §3)."))
+    correction_factor = models.DecimalField(_("fator da tabela de correção"), max_digits=8, decimal_places=4, null=True,
+                                            blank=True, help_text=_("Art. 45, §3-§4"))
     server_total = models.DecimalField(_("recálculo do servidor"), max_digits=10, decimal_places=2, null=True, blank=True)
     meter_disagreement = models.BooleanField(_("divergência do taxímetro"), default=False)
     # A total beyond the dated bound of the server's figure waits for DIMUTRAN (taxilaw.meter.fare_hold): no statement

@@ -10,8 +10,10 @@ from .meter import MeterViewModel
 from .navigation import Navigator
 from .offer import OfferViewModel
 from .payment import PaymentViewModel
+from .ranks import RanksViewModel
 from .ride import PositionReporter, RideViewModel
 from .split import SplitViewModel
 
 __all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
-           "MeterViewModel", "Navigator", "OfferViewModel", "PaymentViewModel", "PositionReporter", "RideViewModel", "SplitViewModel"]
+           "MeterViewModel", "Navigator", "OfferViewModel", "PaymentViewModel", "PositionReporter", "RanksViewModel",
+           "RideViewModel", "SplitViewModel"]

@@ -22,7 +22,7 @@ from typing import Any, Callable, Collection, Optional
 
 from taxilaw.flags import Flag
 from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
-from taxilaw.tariffs import Tariff
+from taxilaw.tariffs import Tariff, apply_correction
 
 from ..clients import TripResult, TripsClient, upload_result
 from ..formatting import brl, hms, km
@@ -63,6 +63,8 @@ class MeterViewModel(Observable):
         self.meter: Optional[Meter] = None
         self.trip_id: Optional[str] = None
         self.ride_id: Optional[int] = None  # the dispatched ride this trip completes (None: street hail)
+        self.correction: Optional[dict[str, Any]] = None  # the cab's correction table (Art. 45, §3), for the next trips
+        self.trip_correction: Optional[dict[str, Any]] = None  # the one the running (or last) trip is paid under
         self.tariff_note = ""  # where the tariff came from when it is not the server's ("sem conexão...")
         self.sync_message = ""  # the last answer worth telling: a trip refused for good, a street trip recorded
         self.retry_note = ""  # why the queue waits although the central answered ("not allowed now"...)
@@ -86,6 +88,7 @@ class MeterViewModel(Observable):
             self.meter = Meter.from_dict(data["meter"])
             self.trip_id = data["trip_id"]
             self.ride_id = data.get("ride_id")
+            self.trip_correction = data.get("correction")
             self.trace = list(data.get("trace", []))
             self.last = self.meter.reading()
         except (KeyError, TypeError, ValueError):
@@ -99,7 +102,8 @@ class MeterViewModel(Observable):
         if self.meter is None:
             self.store.delete(STATE_FILE)
             return
-        self.store.save(STATE_FILE, {"trip_id": self.trip_id, "ride_id": self.ride_id, "meter": self.meter.to_dict(), "trace": self.trace})
+        self.store.save(STATE_FILE, {"trip_id": self.trip_id, "ride_id": self.ride_id, "meter": self.meter.to_dict(),
+                                     "correction": self.trip_correction, "trace": self.trace})
         self._saved_at = self.clock()
 
     # -- trip ---------------------------------------------------------------------------------
@@ -109,10 +113,12 @@ class MeterViewModel(Observable):
         return self.meter is not None and self.meter.stopped_ts is None
 
     def set_tariff(self, tariff: Optional[Tariff], note: str = "", municipal_holidays: Optional[Collection[date]] = None,
-                   params: Optional[MeterParams] = None) -> None:
+                   params: Optional[MeterParams] = None, correction: Optional[dict[str, Any]] = None) -> None:
         """The server's tariff, holidays and meter parameters for the next trips; a running trip keeps its own (Art. 45).
-        ``None``: no decree in force is known, and the meter does not start (Art. 43, Art. 45)."""
-        self.tariff, self.tariff_note = tariff, note
+        ``None``: no decree in force is known, and the meter does not start (Art. 43, Art. 45). ``correction``: the
+        table (``factor``, ``authorization``, ``valid_until``) that converts the reading of a taxímetro not yet afered
+        for the tariff in force (Art. 45, §3)."""
+        self.tariff, self.tariff_note, self.correction = tariff, note, correction
         if municipal_holidays is not None:
             self.municipal_holidays = frozenset(municipal_holidays)
         if params is not None:
@@ -132,6 +138,7 @@ class MeterViewModel(Observable):
         self.meter = Meter(self.tariff, self.municipal_holidays, self.params)
         self.trip_id = uuid.uuid4().hex
         self.ride_id = ride_id
+        self.trip_correction = self.correction
         self.sync_message = ""
         self.trace = []
         self.last = self.meter.start(self.clock())
@@ -149,6 +156,12 @@ class MeterViewModel(Observable):
         if self._saved_at is None or (now - self._saved_at).total_seconds() >= self.save_every_s:
             self.save()
         self.changed()
+
+    def fare_due(self, total: Any) -> Any:
+        """What the passenger pays for the trip's reading: the reading (Art. 45, §5) or, under a correction table,
+        the reading converted by it (Art. 45, §3), as the server converts it."""
+        table = self.trip_correction
+        return apply_correction(total, table["factor"]) if table else total
 
     def stop(self) -> MeterReading:
         """End the trip: what is shown is the fare (Art. 43, Art. 45, §5); queue it for upload."""
@@ -300,7 +313,10 @@ class MeterViewModel(Observable):
         if self.running:
             return "Corrida em andamento"
         if self.last is not None:
-            return f"Corrida encerrada: cobrar {brl(self.last.total)}"
+            due = self.fare_due(self.last.total)
+            if due != self.last.total:
+                return f"Corrida encerrada: taxímetro {brl(self.last.total)}, cobrar {brl(due)} pela tabela de correção (Art. 45, §3)"
+            return f"Corrida encerrada: cobrar {brl(due)}"
         return "Taxímetro livre"
 
     @property
@@ -321,4 +337,7 @@ class MeterViewModel(Observable):
             return self.tariff_note
         line = (f"Bandeirada {brl(t.bandeirada)} · km BI {brl(t.price_km_b1)} · km BII {brl(t.price_km_b2)}"
                 f" · hora {brl(t.price_hour_waiting)}")
+        if self.correction:
+            line += (f"\nTabela de correção ({self.correction['authorization']}): o passageiro paga o valor do taxímetro"
+                     f" × {self.correction['factor'].replace('.', ',')} (Art. 45, §3)")
         return f"{line}\n{self.tariff_note}" if self.tariff_note else line

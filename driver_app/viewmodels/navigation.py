@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-SCREEN_NAMES = ("login", "cards", "flag", "ride", "meter", "offer", "split", "payment")
+SCREEN_NAMES = ("login", "cards", "flag", "ride", "meter", "offer", "split", "payment", "ranks")
 
 
 class Navigator:

@@ -109,10 +109,10 @@ class OfferViewModel(Observable):
             return None
         return float(p["lat"]), float(p["lon"]), str(p.get("address", ""))
 
-    def navigate(self, navigator) -> bool:
-        """Hand the pickup to the phone's navigation app (driver_app.navigation)."""
+    def navigate(self) -> bool:
+        """Hand the pickup to the phone's navigation app (``Phone.navigate``: a ``geo:`` intent)."""
         point = self.pickup_point
-        return bool(point) and navigator.navigate(*point)
+        return bool(point) and self.phone.navigate(*point)
 
     # -- display ------------------------------------------------------------------------
 

@@ -194,12 +194,6 @@ class RideViewModel(Observable):
         """The meter stopped: the ride is completed by the trip upload (ride_complete)."""
         self._clear("")
 
-    def check_in(self, rank_id: int) -> None:
-        self.dispatch.send({"type": "rank_check_in", "rank_id": int(rank_id)})
-
-    def check_out(self) -> None:
-        self.dispatch.send({"type": "rank_check_out"})
-
     def _clear(self, message: str) -> None:
         self.ride_id, self.status, self.pickup, self.message, self.pending = None, "", {}, message, ""
         self.destination, self.passenger, self.no_show_at = {}, {}, None

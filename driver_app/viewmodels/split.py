@@ -1,12 +1,17 @@
-"""The weekly split of the gross between auxiliary and permit holder (Art. 1, §3, §6)."""
+"""The weekly split of the gross between auxiliary and permit holder (Art. 1, §3, §6), and the week's rides.
+
+The split is ``taxilaw.split.split_week`` over the server's gross, the function the server's statement uses; the
+screen says whether both agree to the centavo.  The statements are read off the UI thread (``Background``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Callable, Optional
 
+from taxilaw.flags import local_time
 from taxilaw.split import (
     METHOD_LABELS,
     PARTY_AUXILIARY,
@@ -18,9 +23,13 @@ from taxilaw.split import (
     week_start,
 )
 
-from ..clients import ApiError, StatementsClient
+from ..background import Background
+from ..clients import ApiError, NetworkError, StatementsClient
 from ..formatting import br_date, brl
 from .base import Observable
+
+ORIGIN_LABELS = {"dispatched": "central", "street": "rua", "rank": "ponto"}
+WEEKDAYS = ("seg", "ter", "qua", "qui", "sex", "sáb", "dom")
 
 
 @dataclass(frozen=True)
@@ -32,15 +41,41 @@ class WeekRow:
     permit_holder: str
     fares: int
     split: WeeklySplit
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class RideLine:
+    """One ride of the week: when it ended, its fare, where it came from, and the server's check (Art. 43)."""
+
+    when: str  # "qua 04/03 21:58"
+    fare: str
+    origin: str  # central | rua | ponto
+    disagreement: str  # "" or "Taxímetro divergente: servidor calculou R$ 19,10"
+
+
+def ride_line(row: dict) -> RideLine:
+    at = local_time(datetime.fromisoformat(str(row["completed_at"]).replace("Z", "+00:00")))
+    server = row.get("server_total")
+    disagreement = (f"Taxímetro divergente: servidor calculou {brl(Decimal(str(server)))}"
+                    if row.get("meter_disagreement") and server is not None else
+                    "Taxímetro divergente do recálculo" if row.get("meter_disagreement") else "")
+    return RideLine(f"{WEEKDAYS[at.weekday()]} {at:%d/%m %H:%M}", brl(Decimal(str(row["fare"]))),
+                    ORIGIN_LABELS.get(row.get("origin") or "street", "rua"), disagreement)
 
 
 class SplitViewModel(Observable):
     title = "Partilha semanal"
 
-    def __init__(self, statements: StatementsClient, token: Callable[[], Optional[str]] = lambda: None):
+    def __init__(self, statements: StatementsClient, token: Callable[[], Optional[str]] = lambda: None,
+                 background: Optional[Background] = None):
         super().__init__()
         self.statements = statements  # StatementsClient
         self.token = token
+        self.background = background or Background()
+        self.loading = False
+        self.rides: list[RideLine] = []  # this week's, in time order
+        self.server_check = ""  # does the server's statement split the week as the app does?
         self.role = ""
         self.this_week: Optional[WeekRow] = None
         self.past_weeks: list[WeekRow] = []
@@ -52,14 +87,34 @@ class SplitViewModel(Observable):
         self.received_text = ""
 
     def load(self, today: date, role: str = "") -> None:
+        """Ask for the statements off the UI thread; "Carregando…" until they come (or the error does)."""
         self.role = role
-        self.error = ""
-        try:
-            data = self.statements.weekly(self.token() or "")
-        except (ApiError, ConnectionError, OSError):
-            self.error = "Sem conexão: extrato indisponível."
-            self.changed()
-            return
+        self.error, self.loading = "", True
+        self.changed()
+        token = self.token() or ""
+        self.background.run(lambda: self.statements.weekly(token), lambda data: self._loaded(data, today),
+                            self._failed)
+
+    def retry(self, today: date) -> None:
+        self.load(today, self.role)
+
+    def _failed(self, exc: Exception) -> None:
+        self.loading = False
+        self.error = ("Sem conexão: extrato indisponível." if isinstance(exc, (NetworkError, ConnectionError, OSError))
+                      else "A central não entregou o extrato agora." if isinstance(exc, ApiError) else
+                      "Extrato ilegível: tente de novo.")
+        self.changed()
+
+    @property
+    def status_text(self) -> str:
+        return "Carregando o extrato…" if self.loading else self.error
+
+    @property
+    def empty_text(self) -> str:
+        return "" if self.loading or self.rides or self.this_week is None else "Nenhuma corrida nesta semana."
+
+    def _loaded(self, data: dict, today: date) -> None:
+        self.loading = False
         a = data.get("agreement") or {}
         agreement = SplitAgreement(kind=a.get("kind", "law"),
                                    auxiliary_percent=Decimal(str(a.get("auxiliary_percent", "25"))),
@@ -75,7 +130,7 @@ class SplitViewModel(Observable):
             self.agreement_text = "Lei: auxiliar 25%, permissionário 75% (Art. 1, §3)"
         self._settlement(data.get("settlement"))
         current = week_start(today)
-        self.this_week, self.past_weeks = None, []
+        self.this_week, self.past_weeks, self.rides, self.server_check = None, [], [], ""
         weeks = {}
         for w in data.get("weeks", []):
             weeks[date.fromisoformat(w["week_start"])] = w
@@ -90,12 +145,26 @@ class SplitViewModel(Observable):
                 s = split_week(gross, monday, agreement)
             row = WeekRow("Esta semana" if monday == current else f"Semana de {br_date(monday)}",
                           f"{br_date(s.week_start)} a {br_date(monday.fromordinal(monday.toordinal() + 6))}",
-                          brl(s.gross), brl(s.auxiliary), brl(s.permit_holder), int(w.get("fares", 0)), s)
+                          brl(s.gross), brl(s.auxiliary), brl(s.permit_holder), int(w.get("fares", 0)), s,
+                          bool(w.get("closed")))
             if monday == current:
                 self.this_week = row
+                self.rides = [ride_line(r) for r in sorted(w.get("rides", []), key=lambda r: str(r["completed_at"]))]
+                self.server_check = self._check(w, s)
             elif monday < current:
                 self.past_weeks.append(row)
         self.changed()
+
+    @staticmethod
+    def _check(week: dict, split: WeeklySplit) -> str:
+        """The server's statement beside the app's split of the same gross (both ``taxilaw.split``)."""
+        if "auxiliary_part" not in week:
+            return ""  # the demo's fakes send no statement
+        server = (Decimal(str(week["auxiliary_part"])), Decimal(str(week["holder_part"])))
+        if server == (split.auxiliary, split.permit_holder):
+            return "Confere com o extrato da central."
+        return (f"Diferente do extrato da central: auxiliar {brl(server[0])}, permissionário {brl(server[1])}. "
+                "Fale com a DIMUTRAN.")
 
     def _settlement(self, settlement: Optional[dict]) -> None:
         """What I received this week by method, and the transfer that would settle it now."""

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.registry.models import Inspection
-from backend.registry.services import auxiliaries, people, permits, vehicles
+from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles
 
 _serial = count(1)
 
@@ -53,6 +53,7 @@ def working_cab(make_person, today):
         permits.sign_term(permit=permit, signed_on=signed_on)
         vehicle = vehicles.register_vehicle(permit=permit, on=signed_on, **vehicle_data(today.year - 1))
         vehicles.record_inspection(vehicle=vehicle, inspected_on=signed_on, result=Inspection.Result.PASSED, seal_number="S-1")
+        taximeters.equip_afered(vehicle, installed_on=signed_on, serial=f"TM-{vehicle.pk}")
         auxiliaries.issue_cmt(person=holder, number=f"CMT-{next(_serial)}", issued_on=signed_on, expires_on=signed_on + timedelta(days=1000))
         permit.refresh_from_db()
         return permit

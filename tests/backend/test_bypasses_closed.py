@@ -165,3 +165,78 @@ def test_the_admin_adds_no_suspension_and_no_inquiry_by_hand(admin_client, worki
     admin_client.post("/admin/registry/suspension/add/", {"permit": permit.pk, "starts_on": today, "ends_on": today, "reason": "x"})
     assert not Suspension.objects.exists() and not RevocationInquiry.objects.exists()
     assert admin_client.get("/admin/registry/suspension/").status_code == 200
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_the_admin_records_the_summons_through_the_service_once(admin_client, working_cab, today):
+    from backend.registry.services import revocation
+
+    inquiry = revocation.open_inquiry(permit=working_cab(), ground="lock_out", facts="Recusa coletiva.",
+                                      opened_on=today - timedelta(days=2))
+    changelist = "/admin/registry/revocationinquiry/"
+    assert "aguardando intimação" in admin_client.get(changelist).content.decode()
+    admin_client.post(changelist, {"action": "summon_today", "_selected_action": [inquiry.pk]}, follow=True)
+    inquiry.refresh_from_db()
+    assert inquiry.summoned_on == today and "chefe" in inquiry.summons_record
+    again = admin_client.post(changelist, {"action": "summon_today", "_selected_action": [inquiry.pk]}, follow=True)
+    assert "já foi intimado" in again.content.decode()
+
+
+@pytest.mark.article("Art. 47, §1", "Art. 47, §3")
+def test_the_admin_records_aferitions_through_the_law_and_never_moves_a_meter_by_hand(admin_client, working_cab, today):
+    from backend.registry.models import TaximeterAferition
+
+    meter = working_cab().vehicles.get().taximeters.get()
+    before = TaximeterAferition.objects.count()
+    add = "/admin/registry/taximeteraferition/add/"
+    refused = admin_client.post(add, {"taximeter": meter.pk, "afered_on": today, "certificate": "INMETRO 9", "seal": ""})
+    assert refused.status_code == 200 and TaximeterAferition.objects.count() == before
+    assert admin_client.post(add, {"taximeter": meter.pk, "afered_on": today, "certificate": "INMETRO 9", "seal": "L-9"}).status_code == 302
+    assert TaximeterAferition.objects.filter(taximeter=meter, afered_on=today, seal="L-9").exists()
+    url = f"/admin/registry/taximeter/{meter.pk}/change/"
+    admin_client.post(url, {"serial": meter.serial, "make": meter.make, "model": "Novo", "installer": "",
+                            "installed_on": today, "removed_on": today,
+                            "aferitions-TOTAL_FORMS": 0, "aferitions-INITIAL_FORMS": 0})
+    meter.refresh_from_db()
+    assert meter.removed_on is None and meter.installed_on != today and meter.model == "Novo"
+    second = admin_client.post("/admin/registry/taximeter/add/", {"vehicle": meter.vehicle_id, "serial": "Z-1", "make": "Digitax",
+                                                                  "model": "X", "installed_on": today})
+    assert second.status_code == 200 and "já tem um taxímetro instalado" in second.content.decode()
+
+
+@pytest.mark.article("Art. 37", "Art. 40", "Art. 51", "Art. 1, §5")
+def test_the_admin_adds_vistorias_cmts_and_proofs_only_through_their_services_and_never_edits_what_the_law_sets(
+        admin_client, working_cab, make_person, today):
+    from backend.registry.models import Cmt, Inspection, SocialSecurityProof
+
+    permit = working_cab()
+    vehicle = permit.vehicles.get()
+    add = "/admin/registry/inspection/add/"
+    row = {"vehicle": vehicle.pk, "kind": "annual", "inspected_on": today, "result": "passed", "seal_number": "", "notes": ""}
+    assert admin_client.post(add, row).status_code == 200  # a pass needs its seal (Art. 37)
+    assert admin_client.post(add, {**row, "seal_number": "S-77"}).status_code == 302
+    inspection = Inspection.objects.get(seal_number="S-77")
+    assert inspection.valid_until is not None and inspection.fee_brl > 0  # from the law, not typed
+    url = f"/admin/registry/inspection/{inspection.pk}/change/"
+    admin_client.post(url, {"result": "failed", "valid_until": today, "fee_paid_on": today, "fee_brl": "0", "notes": "Ok."})
+    inspection.refresh_from_db()
+    assert inspection.result == "passed" and inspection.fee_paid_on is None and inspection.notes == "Ok."
+    admin_client.post("/admin/registry/inspection/", {"action": "fee_paid_today", "_selected_action": [inspection.pk]})
+    inspection.refresh_from_db()
+    assert inspection.fee_paid_on == today
+
+    person = make_person()
+    cmt = {"person": person.pk, "number": "CMT-X1", "issued_on": today, "expires_on": today}
+    assert admin_client.post("/admin/registry/cmt/add/", cmt).status_code == 200  # Art. 51: valid after its issue
+    assert admin_client.post("/admin/registry/cmt/add/", {**cmt, "expires_on": today + timedelta(days=365)}).status_code == 302
+    card = Cmt.objects.get(number="CMT-X1")
+    admin_client.post(f"/admin/registry/cmt/{card.pk}/change/", {"expires_on": today + timedelta(days=9999)})
+    card.refresh_from_db()
+    assert card.expires_on == today + timedelta(days=365)
+
+    aux = auxiliaries.authorize_auxiliary(permit=permit, person=make_person(), on=today)
+    proof = {"auxiliary": aux.pk, "quarter_end": today.replace(day=15), "presented_on": today}
+    assert admin_client.post("/admin/registry/socialsecurityproof/add/", proof).status_code == 200
+    assert not SocialSecurityProof.objects.filter(auxiliary=aux).exists()
+    for model, pk in (("inspection", inspection.pk), ("cmt", card.pk)):
+        assert admin_client.post(f"/admin/registry/{model}/{pk}/delete/", {"post": "yes"}).status_code == 403

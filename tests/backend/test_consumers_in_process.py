@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from backend.trips.models import Passenger, Ride
 from dispatch.consumers import DriverConsumer, PassengerConsumer
 
-from .ws_helpers import connect, through_routing
+from .ws_helpers import connect, positions_flushed, through_routing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CENTRE = (-21.1311, -42.3676)
@@ -153,7 +153,7 @@ def test_bad_street_trips_get_field_errors_and_a_cab_on_a_dispatched_ride_cab_bu
 
         await d.ask("status", type="status", status="livre")
         await d.send(type="position", lat=lat + 0.003, lon=lon)
-        await asyncio.sleep(1.5)  # the background flush
+        await positions_flushed((lat + 0.003, lon))
         p = await connect(PassengerConsumer, "/ws/passenger/", None, "passenger", set())
         await p.ask("snapshot", type="auth", token=passenger.token)
         await p.send(type="ride_request", pickup={"lat": lat + 0.003, "lon": lon})

@@ -15,7 +15,7 @@ from dispatch import grid, offers, rides
 from dispatch.consumers import DriverConsumer, PassengerConsumer
 from dispatch.models import Cab, Offer
 
-from .ws_helpers import connect
+from .ws_helpers import connect, positions_flushed
 
 CENTRE = (-21.1311, -42.3676)
 
@@ -99,7 +99,7 @@ def test_the_socket_answers_the_cancel_reoffers_and_tells_the_passenger(working_
             await client.until("snapshot")
             await client.ask("status", type="status", status="livre")
             await client.send(type="position", lat=CENTRE[0] + north, lon=CENTRE[1])
-        await asyncio.sleep(1.5)  # the positions' background flush
+        await positions_flushed(*((CENTRE[0] + north, CENTRE[1]) for _user, north in users))
         pas = await connect(PassengerConsumer, "/ws/passenger/", None, "passenger", set())
         await pas.ask("snapshot", type="auth", token=passenger.token)
         ride = (await pas.ask("ride_update", type="ride_request", pickup={"lat": CENTRE[0], "lon": CENTRE[1], "address": "Praça"},

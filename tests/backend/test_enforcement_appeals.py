@@ -282,6 +282,8 @@ def test_an_inquiry_that_already_revoked_is_not_undone_but_flagged(dimutran, wor
     permit = working_cab()
     decision = _revocation(dimutran, permit)
     inquiry = RevocationInquiry.objects.get(permit=permit)
+    assert inquiry.summoned_on is None  # the penalty opens the inquiry; the summons is its own act (Art. 10, §1)
+    revocation_services.summon(inquiry=inquiry, summoned_on=date(2026, 2, 20))
     revocation_services.decide_inquiry(inquiry=inquiry, revoke=True, decided_on=date(2026, 3, 2), decision_text="Revogada.")
     filed = appeal(dimutran, decision["id"], "2026-02-23")
     response = judge(dimutran, filed["id"], "2026-03-10", "granted")

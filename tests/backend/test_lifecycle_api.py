@@ -71,13 +71,21 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
         permits.grant_permit(person=holder, number="TX-501", result_published_on=transfer_on, on=transfer_on)
     assert "Art. 7" in refused.value.decision.articles
 
-    # Art. 10, §1: inquiry, defence within 5 working days, then revocation; back to the municipality (Art. 11).
+    # Art. 10, §1: inquiry, summons, defence within 5 working days of it, then revocation; back to the municipality (Art. 11).
     opened = transfer_on + timedelta(days=40)
     inquiry = ok(
-        dimutran.post(f"/api/permits/{permit['id']}/inquiries/", {"ground": "lock_out", "facts": "Recusa coletiva.", "opened_on": opened, "summoned_on": opened}, format="json"),
+        dimutran.post(f"/api/permits/{permit['id']}/inquiries/", {"ground": "lock_out", "facts": "Recusa coletiva.", "opened_on": opened}, format="json"),
         201,
     )
-    early = dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": opened, "decision_text": "x"}, format="json")
+    assert inquiry["awaiting_summons"] and inquiry["summoned_on"] is None and inquiry["defence_deadline"] is None
+    unsummoned = dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": opened + timedelta(days=30), "decision_text": "x"}, format="json")
+    assert unsummoned.status_code == 400 and unsummoned.json()["reasons"][0]["code"] == "inquiry_not_summoned"
+    summoned_on = opened + timedelta(days=3)
+    inquiry = ok(dimutran.post(f"/api/inquiries/{inquiry['id']}/summon/", {"summoned_on": summoned_on, "record": "AR nº 123"}, format="json"))
+    assert not inquiry["awaiting_summons"] and inquiry["summoned_on"] == summoned_on.isoformat()
+    again = dimutran.post(f"/api/inquiries/{inquiry['id']}/summon/", {"summoned_on": summoned_on}, format="json")
+    assert again.status_code == 400 and again.json()["reasons"][0]["code"] == "already_summoned"
+    early = dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": summoned_on + timedelta(days=4), "decision_text": "x"}, format="json")
     assert early.status_code == 400 and early.json()["reasons"][0]["article"] == "Art. 10, §1"
     after_defence = date.fromisoformat(inquiry["defence_deadline"]) + timedelta(days=1)
     decided = ok(dimutran.post(f"/api/inquiries/{inquiry['id']}/decide/", {"revoke": True, "decided_on": after_defence, "decision_text": "Lock-out comprovado."}, format="json"))

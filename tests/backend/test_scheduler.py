@@ -126,6 +126,7 @@ def test_a_tolerance_that_runs_out_opens_the_revocation_inquiry(working_cab):
     run(date(2026, 11, 6), "vehicle_tolerance")
     inquiry = permit.inquiries.get()
     assert inquiry.ground == "tolerance_over" and "05/11/2026" in inquiry.facts
+    assert inquiry.summoned_on is None  # opened, not yet summoned: no defence term runs (Art. 10, §1)
     assert _notices(permit, "inquiry_opened")
     run(date(2026, 11, 7), "vehicle_tolerance")
     assert permit.inquiries.count() == 1

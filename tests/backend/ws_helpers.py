@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from dispatch import wire
+from dispatch.models import Cab
 
 ACTIVE = ("accepted", "arriving", "on_board")
 OPEN = ("requested", "offered", *ACTIVE)
@@ -118,3 +120,18 @@ async def through_routing(path: str, headers=()) -> tuple[WebsocketCommunicator,
     communicator = WebsocketCommunicator(websocket_application, path, headers=[(b"origin", b"http://testserver"), *headers])
     connected, code = await communicator.connect(timeout=10)
     return communicator, connected, code
+
+
+async def positions_flushed(*points: tuple[float, float], timeout: float = 20.0) -> None:
+    """Wait until the background flush has written a cab at each (lat, lon): the search reads the database.
+
+    Polls instead of sleeping a guessed interval, which a loaded machine outlasts."""
+    count = database_sync_to_async(lambda lat, lon: Cab.objects.filter(lat=lat, lon=lon).count())
+
+    async def written():
+        while True:
+            if all([await count(lat, lon) for lat, lon in points]):
+                return
+            await asyncio.sleep(0.1)
+
+    await asyncio.wait_for(written(), timeout)

@@ -150,3 +150,24 @@ def test_cannot_start_twice_or_stop_idle(store, clock):
     vm.start()
     with pytest.raises(RuntimeError):
         vm.start()
+
+
+@pytest.mark.article("Art. 45, §3", "Art. 45, §5")
+def test_a_correction_table_converts_the_reading_the_passenger_pays_and_survives_a_restart(tmp_path, clock):
+    from taxilaw.tariffs import apply_correction
+
+    store = JsonStore(tmp_path / "app")
+    vm, gps = make(store, clock)
+    table = {"factor": "1.1111", "authorization": "Decreto do Prefeito 41/2026", "valid_until": "2026-07-30"}
+    vm.set_tariff(T, correction=table)
+    assert "× 1,1111 (Art. 45, §3)" in vm.tariff_text
+    vm.start()
+    run(vm, gps, clock, 60)
+    vm.set_tariff(T)  # a new answer mid-trip: the running trip keeps the table it started under
+    restarted, gps = make(store, clock)
+    reading = restarted.stop()
+    due = apply_correction(reading.total, "1.1111")
+    assert restarted.fare_due(reading.total) == due > reading.total
+    assert "cobrar R$ " + f"{due:.2f}".replace(".", ",") in restarted.status_text
+    plain, _ = make(JsonStore(tmp_path / "plain"), clock)
+    assert plain.fare_due(Decimal("21.00")) == Decimal("21.00")  # no table: the reading (Art. 45, §5)

@@ -1,8 +1,8 @@
-"""The pickup on the streets (driver_app.streetmap) and navigation handed to the phone (driver_app.navigation)."""
+"""The pickup on the streets (driver_app.streetmap) and navigation handed to the phone (driver_app.phone)."""
 
 import pytest
 
-from driver_app.navigation import DesktopNavigator, geo_uri
+from driver_app.phone import geo_uri
 from driver_app.session import demo_offer
 from driver_app.streetmap import nearest_name, view_lines
 
@@ -34,12 +34,12 @@ def test_geo_uri_marks_the_pickup():
 @pytest.mark.article("Art. 66")
 def test_navigation_goes_to_the_offered_then_the_accepted_pickup(clock):
     dispatch, flag, offer = setup(clock)
-    nav = DesktopNavigator()
-    assert not offer.navigate(nav) and nav.opened == []  # no offer, nowhere to go
+    nav = offer.phone  # the desktop phone records the geo: URIs it was asked to open
+    assert not offer.navigate() and nav.opened == []  # no offer, nowhere to go
     dispatch.push(demo_offer(clock))
-    assert offer.navigate(nav)
+    assert offer.navigate()
     assert offer.accept()
-    assert offer.navigate(nav)  # after accepting, the way to the passenger
+    assert offer.navigate()  # after accepting, the way to the passenger
     assert nav.opened == [geo_uri(-21.1302, -42.3655, "Rua Coronel Izalino, 120 – Centro")] * 2
 
 

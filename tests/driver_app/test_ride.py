@@ -66,11 +66,11 @@ def test_snapshot_restores_the_ride_and_the_same_offer_is_not_declined(tmp_path,
 def test_cancelled_ride_rank_queue_connection_and_errors(tmp_path, clock):
     s = demo(tmp_path, clock)
     s.flag.go_free()
-    s.ride.check_in(4)
+    s.ranks.check_in(4)
     assert s.dispatch.sent[-1] == {"type": "rank_check_in", "rank_id": 4}
     s.on_dispatch({"type": "rank_checked_in", "rank_id": 4, "rank": "Praça", "queue_position": 2, "visitor": False})
     assert s.ride.rank_text == "Praça: 2º na fila"
-    s.ride.check_out()
+    s.ranks.check_out()
     s.on_dispatch({"type": "rank_checked_out"})
     assert s.ride.rank_text == ""
     s.on_dispatch(offer_msg(clock))

@@ -121,7 +121,8 @@ def close(rgb, expected, tol=6):
 
 EXPECTED_SCREENS = {"login", "cards", "cards_fullscreen", "flag_fora_de_servico", "flag_livre", "offer",
                     "ride_accepted", "ride_cancel_reasons", "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1",
-                    "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split"}
+                    "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split",
+                    "split_empty", "ranks_visitor_refused"}
 
 
 def test_every_screen_rendered(shots):
@@ -203,8 +204,8 @@ def test_offer_screen(shots):
 
 
 @pytest.mark.article("Art. 66")
-def test_the_offer_took_over_the_split_screen_and_accepting_shows_the_ride(shots):
-    assert shots["offer"]["screen"] == "offer"  # pushed while Partilha was showing
+def test_the_offer_took_over_the_rank_screen_and_accepting_shows_the_ride(shots):
+    assert shots["offer"]["screen"] == "offer" and shots["offer"]["took_over"] == "ranks"  # pushed on Pontos
     ride = shots["ride_accepted"]
     assert ride["screen"] == "ride"
     assert list(ride["buttons"]) == ["Cheguei", "Navegar até o passageiro", "Ligar para o passageiro", "Cancelar corrida"]
@@ -230,6 +231,30 @@ def test_split_screen(shots):
         assert t in texts, t
 
 
+@pytest.mark.article("Art. 1, §3", "Art. 43")
+def test_the_weeks_rides_with_origin_and_meter_disagreement_and_the_servers_check(shots):
+    texts = shots["split"]["texts"]
+    for t in ["Corridas da semana", "seg 02/03 14:20   R$ 18,80   central", "ter 03/03 09:05   R$ 12,40   ponto",
+              "qua 04/03 19:41   R$ 23,10   rua", "Taxímetro divergente: servidor calculou R$ 25,70",
+              "Confere com o extrato da central."]:
+        assert t in texts, t
+    empty = shots["split_empty"]["texts"]
+    assert "Nenhuma corrida nesta semana." in empty and "Bruto da semana R$ 0,00" in empty
+    assert "Semana de 23/02/2026 · 61 corridas" in empty  # the closed weeks still listed
+
+
+@pytest.mark.article("Art. 27, §3", "Art. 22, I", "Art. 9, V")
+def test_the_rank_screen_shows_each_ranks_queue_and_the_visitor_rules_answer(shots):
+    shot = shots["ranks_visitor_refused"]
+    texts = shot["texts"]
+    assert shot["screen"] == "ranks" and "Fora de ponto" in texts
+    assert "Praça João Pinheiro · 120 m" in texts and "Titular deste ponto: pode parar" in texts
+    assert "privativo (Art. 22, I) · 6 titulares · até 2 de outros pontos · 4 na fila" in texts
+    assert ("Não pode parar: O ponto já tem 4 veículos titulares; veículos de outros pontos só podem estacionar "
+            "com até 3 titulares presentes (Art. 27, §3).") in texts
+    assert "Registrar chegada" in shot["buttons"]  # on the rank the law lets this cab stand at (one per row: test_ranks)
+
+
 @pytest.mark.article("Art. 43")
 def test_payment_screen_shows_a_pix_qr_that_decodes_to_the_fare(shots):
     import zxingcpp
@@ -252,7 +277,7 @@ def test_payment_screen_shows_a_pix_qr_that_decodes_to_the_fare(shots):
 
 def test_dispatch_messages_of_the_demo(shots):
     sent = shots["_state"]["sent"]
-    assert [m["type"] for m in sent][:3] == ["status", "accept", "status"]
+    assert [m["type"] for m in sent][:5] == ["status", "position", "rank_check_in", "accept", "status"]
     assert {"type": "status", "state": "ocupado", "flag": 2, "at": "2026-03-04T22:00:00-03:00"} in sent
 
 

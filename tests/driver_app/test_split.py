@@ -115,3 +115,61 @@ def test_http_statements_client_folds_the_statements_api(monkeypatch):
     monkeypatch.setattr(urllib.request, "urlopen", no_current)
     vm.load(TODAY, "auxiliar")
     assert vm.this_week.gross == "R$ 0,00" and len(vm.past_weeks) == 2
+
+
+def _week_with_rides(**server):
+    week = {"week_start": "2026-03-02", "gross": "44.30", "fares": 3, "rides": [
+        {"completed_at": "2026-03-04T22:41:00+00:00", "fare": "23.10", "origin": "street", "server_total": "25.70",
+         "meter_disagreement": True},
+        {"completed_at": "2026-03-02T17:20:00+00:00", "fare": "8.80", "origin": "dispatched", "server_total": "8.80",
+         "meter_disagreement": False},
+        {"completed_at": "2026-03-03T12:05:00+00:00", "fare": "12.40", "origin": "rank", "server_total": None,
+         "meter_disagreement": False}]}
+    week.update(server)
+    return FakeStatements(weeks=[week])
+
+
+@pytest.mark.article("Art. 1, §3", "Art. 43")
+def test_the_weeks_rides_in_time_order_with_origin_and_meter_disagreement():
+    vm = SplitViewModel(_week_with_rides())
+    vm.load(TODAY, "auxiliar")
+    assert [(r.when, r.fare, r.origin) for r in vm.rides] == [
+        ("seg 02/03 14:20", "R$ 8,80", "central"), ("ter 03/03 09:05", "R$ 12,40", "ponto"),
+        ("qua 04/03 19:41", "R$ 23,10", "rua")]  # local times (America/Sao_Paulo)
+    assert [r.disagreement for r in vm.rides] == ["", "", "Taxímetro divergente: servidor calculou R$ 25,70"]
+    assert vm.empty_text == "" and vm.server_check == ""  # the fakes send no statement
+
+
+@pytest.mark.article("Art. 1, §3")
+def test_the_servers_statement_is_checked_to_the_centavo():
+    # 44,30 x 25% = 11,075: the half centavo to the auxiliary (taxilaw.split), as the server's statement does
+    vm = SplitViewModel(_week_with_rides(auxiliary_part="11.08", holder_part="33.22"))
+    vm.load(TODAY, "auxiliar")
+    assert (vm.this_week.auxiliary, vm.server_check) == ("R$ 11,08", "Confere com o extrato da central.")
+    vm = SplitViewModel(_week_with_rides(auxiliary_part="11.07", holder_part="33.23"))
+    vm.load(TODAY, "auxiliar")
+    assert vm.server_check.startswith("Diferente do extrato da central: auxiliar R$ 11,07")
+
+
+def test_loading_off_the_ui_thread_then_offline_then_retry():
+    from driver_app.background import Background
+
+    from .test_ranks import HeldExecutor, UiPosts
+
+    executor, ui, statements = HeldExecutor(), UiPosts(), _week_with_rides()
+    vm = SplitViewModel(statements, background=Background(ui, executor))
+    vm.load(TODAY, "auxiliar")
+    assert vm.loading and vm.status_text == "Carregando o extrato…" and vm.empty_text == ""
+    statements.online = False
+    executor.run_all(), ui.drain()
+    assert not vm.loading and vm.status_text == "Sem conexão: extrato indisponível."
+    statements.online = True
+    vm.retry(TODAY)
+    executor.run_all(), ui.drain()
+    assert vm.status_text == "" and len(vm.rides) == 3
+
+
+def test_an_empty_week_says_so():
+    vm = SplitViewModel(FakeStatements(weeks=[]))
+    vm.load(TODAY, "auxiliar")
+    assert vm.rides == [] and vm.empty_text == "Nenhuma corrida nesta semana."

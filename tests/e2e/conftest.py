@@ -10,12 +10,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
@@ -42,33 +46,105 @@ def _wait_port(port: int, process: subprocess.Popen, timeout: float = 30) -> Non
     raise TimeoutError(f"daphne did not listen on {port}")
 
 
+def _on_postgres() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith("postgres")
+
+
+def _postgres_url(db_name: str) -> str:
+    return urlunparse(urlparse(os.environ["DATABASE_URL"])._replace(path="/" + db_name))
+
+
+def _admin_sql(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(_postgres_url("postgres"), autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def _manage(env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+
+
+class MigratedDatabase:
+    """The schema every platform starts from, migrated once per test process and copied for each platform.
+
+    Running the migrations takes several seconds per platform on a loaded machine; a copy (SQLite's backup API,
+    PostgreSQL's ``CREATE DATABASE ... TEMPLATE``) takes a fraction of one, and each platform still gets a
+    database of its own.
+    """
+
+    def __init__(self):
+        self.folder: Path | None = None
+        self.sqlite_file: Path | None = None
+        self.postgres_name: str | None = None
+
+    def _var_dir(self) -> Path:
+        """The migrating process's TAXI_VAR_DIR, which also holds the SQLite file."""
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="taxi-e2e-migrated-"))
+        return self.folder
+
+    def _migrate(self, database_url: str) -> None:
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DATABASE_URL=database_url,
+                   TAXI_VAR_DIR=str(self._var_dir()), PYTHONPATH=str(ROOT))
+        _manage(env, "manage.py", "migrate", "--no-input")
+
+    def clone_sqlite(self, target: Path) -> None:
+        if self.sqlite_file is None:
+            migrated = self._var_dir() / "migrated.sqlite3"
+            self._migrate(f"sqlite:///{migrated}")
+            self.sqlite_file = migrated
+        with closing(sqlite3.connect(self.sqlite_file)) as source, closing(sqlite3.connect(target)) as copy:
+            source.backup(copy)
+
+    def clone_postgres(self, target: str) -> None:
+        if self.postgres_name is None:
+            name = f"taxi_e2e_migrated_{uuid.uuid4().hex[:8]}"
+            _admin_sql(f'CREATE DATABASE "{name}"')
+            self.postgres_name = name  # set before migrating: dropped at the end even if migrating fails
+            self._migrate(_postgres_url(name))
+        _admin_sql(f'CREATE DATABASE "{target}" TEMPLATE "{self.postgres_name}"')
+
+    def drop(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        if self.postgres_name is not None:
+            _admin_sql(f'DROP DATABASE IF EXISTS "{self.postgres_name}" WITH (FORCE)')
+
+
+MIGRATED = MigratedDatabase()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _drop_migrated_database():
+    yield
+    MIGRATED.drop()
+
+
 class Platform:
     def __init__(self, tmp: Path):
         self.tmp = tmp
         self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DISPATCH_OFFER_SECONDS="3",
-                        DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT))
-        base = os.environ.get("DATABASE_URL")
-        if base and base.startswith("postgres"):
+                        DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT),
+                        CACHE_KEY_PREFIX=f"e2e-{uuid.uuid4().hex[:8]}")  # its own rate-limit counts, as its own database
+        if _on_postgres():
             self.db_name = f"taxi_e2e_{uuid.uuid4().hex[:8]}"
-            self._admin_sql(f'CREATE DATABASE "{self.db_name}"')
-            self.env["DATABASE_URL"] = urlunparse(urlparse(base)._replace(path="/" + self.db_name))
+            self.env["DATABASE_URL"] = _postgres_url(self.db_name)
         else:
             self.db_name = None
-            self.env["DATABASE_URL"] = f"sqlite:///{tmp / 'e2e.sqlite3'}"
+            self.db_file = tmp / "e2e.sqlite3"
+            self.env["DATABASE_URL"] = f"sqlite:///{self.db_file}"
         self.processes: list[subprocess.Popen] = []
         self.ports: list[int] = []
 
-    def _admin_sql(self, sql: str) -> None:
-        import psycopg
-
-        url = urlparse(os.environ["DATABASE_URL"])._replace(path="/postgres")
-        with psycopg.connect(urlunparse(url), autocommit=True) as conn:
-            conn.execute(sql)
-
     def prepare(self) -> dict:
-        run = lambda *args: subprocess.run([sys.executable, *args], cwd=ROOT, env=self.env, check=True, capture_output=True, text=True)  # noqa: E731
-        run("manage.py", "migrate", "--no-input")
-        self.world = json.loads(run(str(ROOT / "tests" / "e2e" / "world.py")).stdout.strip().splitlines()[-1])
+        """A fresh copy of the migrated database (``MIGRATED``), then this platform's world in it."""
+        if self.db_name:
+            MIGRATED.clone_postgres(self.db_name)
+        else:
+            MIGRATED.clone_sqlite(self.db_file)
+        world = _manage(self.env, str(ROOT / "tests" / "e2e" / "world.py"))
+        self.world = json.loads(world.stdout.strip().splitlines()[-1])
         return self.world
 
     def start(self, count: int = 1) -> list[int]:
@@ -95,7 +171,7 @@ class Platform:
             except subprocess.TimeoutExpired:
                 process.kill()
         if self.db_name:
-            self._admin_sql(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+            _admin_sql(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="module")
@@ -145,3 +221,17 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         yield b
         b.close()
+
+
+def fill_address(page, selector: str, text: str) -> None:
+    """Write an address the way a person does, who sees the page's street lookup land in the field mid-typing.
+
+    The passenger page and the console put a looked-up street into an address field nobody wrote in yet; when its
+    answer lands while Playwright types (after it selected the empty field, before it inserted the text), the two
+    join. Once the field holds just the text, the page never overwrites it (the ``input`` event marks it written).
+    """
+    for _ in range(3):
+        page.fill(selector, text)
+        if page.input_value(selector) == text:
+            return
+    raise AssertionError(f"{selector} kept {page.input_value(selector)!r} instead of {text!r}")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from .client import driver, free_at
-from .conftest import CHROMIUM
+from .conftest import CHROMIUM, fill_address
 
 pytestmark = pytest.mark.e2e
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
@@ -90,7 +90,7 @@ def test_console_shows_cabs_and_assigns_a_phone_ride_by_hand(platform, browser, 
         assert page.input_value("#pickup-lat") and page.input_value("#pickup-lon")
         page.fill("#pickup-lat", str(lat).replace(".", ","))  # Brazilian decimal comma accepted
         page.fill("#pickup-lon", str(lon))
-        page.fill("#pickup-address", "Praça Cel. Pacheco de Medeiros, em frente à igreja")
+        fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros, em frente à igreja")
         page.get_by_role("button", name="Criar corrida").click()
         card = page.locator("li.ride", has_text="Maria do Telefone")
         expect(card).to_have_count(1, timeout=10000)
@@ -160,7 +160,7 @@ def test_passenger_signs_up_requests_and_sees_the_cvi_and_cmt(platform, browser,
         page.locator("#map").click(position={"x": 350, "y": 350})  # a pickup by click...
         page.fill("#pickup-lat", f"{lat:.6f}")  # ...then exactly at the centre
         page.fill("#pickup-lon", f"{lon:.6f}")
-        page.fill("#pickup-address", "Rua Cel. Domingos Alves, 50")
+        fill_address(page, "#pickup-address", "Rua Cel. Domingos Alves, 50")
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride")).to_be_visible(timeout=10000)
 

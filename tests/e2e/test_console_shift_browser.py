@@ -11,7 +11,7 @@ import time
 import pytest
 
 from .client import driver, free_at
-from .conftest import Platform
+from .conftest import Platform, fill_address
 from .test_console_browser import ARTIFACTS, TICK, expect
 
 pytestmark = pytest.mark.e2e
@@ -77,7 +77,7 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         page.fill("#caller-phone", "(32) 3721-4455")
         page.fill("#pickup-lat", f"{lat:.6f}")
         page.fill("#pickup-lon", f"{lon:.6f}")
-        page.fill("#pickup-address", "Padaria Central")
+        fill_address(page, "#pickup-address", "Padaria Central")
         page.get_by_role("button", name="Criar corrida").click()
         card = page.locator("li.ride", has_text="Seu Zé da Padaria")
         expect(card).to_have_class(lambda_re("is-escalated"), timeout=10000)

@@ -255,11 +255,10 @@ inspection = Inspection.objects.filter(vehicle__permit_id={permit_id}).latest("i
 admin, _ = get_user_model().objects.get_or_create(username="dimutran-e2e", defaults={{"is_staff": True, "is_superuser": True}})
 client = Client()
 client.force_login(admin)
-# The admin no longer adds suspensions (only an auto's decision does); it still edits a vistoria's result.
-response = client.post(f"/admin/registry/inspection/{{inspection.pk}}/change/", {{
-    "vehicle": inspection.vehicle_id, "kind": inspection.kind, "inspected_on": inspection.inspected_on, "result": "failed",
-    "seal_number": "", "valid_until": "", "fee_brl": inspection.fee_brl, "fee_due_on": inspection.fee_due_on,
-    "fee_paid_on": inspection.fee_paid_on or "", "notes": "reprovado pelo admin"}})
+# The admin adds no suspension (only an auto's decision does) and edits no vistoria's result: it records a failed one.
+response = client.post("/admin/registry/inspection/add/", {{
+    "vehicle": inspection.vehicle_id, "kind": "extraordinary", "inspected_on": inspection.inspected_on, "result": "failed",
+    "seal_number": "", "notes": "reprovado pelo admin"}})
 assert response.status_code == 302, response.content.decode()[:2000]
 """
 

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import pytest
 
+from driver_app.formatting import brl
 from driver_app.gps import ReplayGps
 from driver_app.session import build_session
 from driver_app.viewmodels import DriverState
@@ -104,9 +105,14 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         session.tick()
         session.tick()  # the GPS is on while free: the first fix goes to the central
         assert session.reporter.sent == 1
-        session.ride.check_in(world["rank_id"])
+        session.ranks.check_in(world["rank_id"])
         await until(ui, lambda: session.ride.rank is not None, what="rank_checked_in")
         assert session.ride.rank["queue_position"] == 1 and "1º na fila" in session.ride.rank_text
+        # the rank screen reads the queues again (GET /api/driver/ranks/, off the UI thread)
+        await until(ui, lambda: session.ranks.rows and not session.ranks.loading, what="the ranks near the cab")
+        here = next(r for r in session.ranks.rows if r.rank_id == world["rank_id"])
+        assert here.here and here.verdict == "Você está neste ponto" and "1 na fila" in here.detail
+        assert session.ranks.here_text.endswith(": 1º na fila")
         await asyncio.sleep(FLUSH)
 
         p = await passenger(port, world["passenger_token"])
@@ -155,9 +161,15 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         assert len(rows) == 1 and Decimal(rows[0]["gross"]) == total and rows[0]["rides"] == 1
         # the app's Partilha screen reads the same week
         session.split.load(session.today(), session.cards.role)
+        await until(ui, lambda: not session.split.loading, what="the statements")
         week = session.extras["statements"].weekly(session.login.token)["weeks"][0]
         assert week["week_start"] == str(running["week_start"]) and Decimal(week["gross"]) == total
         assert session.split.this_week is not None and session.split.this_week.split.gross == total
+        # the week's rides as the server counted them, and its 25/75 split equal to the app's to the centavo
+        assert [(r.fare, r.origin, r.disagreement) for r in session.split.rides] == [(brl(total), "central", "")]
+        split = session.split.this_week.split
+        assert (split.auxiliary, split.permit_holder) == (Decimal(rows[0]["auxiliary_part"]), Decimal(rows[0]["holder_part"]))
+        assert session.split.server_check == "Confere com o extrato da central."
 
     try:
         asyncio.run(scenario())

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from .client import driver, free_at
-from .conftest import Drivers
+from .conftest import Drivers, fill_address
 
 pytestmark = pytest.mark.e2e
 
@@ -106,7 +106,7 @@ def test_hostile_texts_are_shown_as_text_and_no_script_runs(platform, browser, d
         expect(page.locator("#passenger-name")).to_have_text(name, timeout=10000)
         page.fill("#pickup-lat", f"{lat:.6f}")
         page.fill("#pickup-lon", f"{lon:.6f}")
-        page.fill("#pickup-address", address)
+        fill_address(page, "#pickup-address", address)
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride-address")).to_have_text("Embarque: " + address, timeout=10000)
         _hover_tooltip(page, page.locator("path.pickup-marker"), "Embarque")
@@ -127,7 +127,7 @@ def test_hostile_texts_are_shown_as_text_and_no_script_runs(platform, browser, d
         ops.fill("#caller-phone", "(32) 98888-0000")
         ops.fill("#pickup-lat", str(lat + 0.001))
         ops.fill("#pickup-lon", str(lon + 0.001))
-        ops.fill("#pickup-address", phone_address)
+        fill_address(ops, "#pickup-address", phone_address)
         ops.get_by_role("button", name="Criar corrida").click()
         phone_card = ops.locator("li.ride", has_text=caller)
         expect(phone_card).to_have_count(1, timeout=10000)

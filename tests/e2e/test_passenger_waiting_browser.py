@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from .client import driver, free_at, operator
-from .conftest import ROOT, Platform
+from .conftest import ROOT, Platform, fill_address
 from .test_console_browser import TICK, expect
 from .test_passenger_account_browser import ARTIFACTS_PASSENGER, _page
 
@@ -51,7 +51,7 @@ def test_escalated_ride_tells_the_passenger_then_assignment_and_arrival_show(pla
         expect(page.locator("#request")).to_be_visible(timeout=10000)
         page.fill("#pickup-lat", f"{lat:.6f}")
         page.fill("#pickup-lon", f"{lon:.6f}")
-        page.fill("#pickup-address", "Praça Cel. Pacheco de Medeiros")
+        fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros")
         page.get_by_role("button", name="Pedir táxi").click()  # no cab is connected: nobody can take it
         help_box = page.locator("#escalated-help")
         expect(help_box).to_be_visible(timeout=10000)
@@ -102,7 +102,7 @@ def test_a_booking_made_on_the_page_is_dispatched_when_its_time_comes(platform, 
         expect(page.locator("#request")).to_be_visible(timeout=10000)
         page.fill("#pickup-lat", f"{lat:.6f}")
         page.fill("#pickup-lon", f"{lon:.6f}")
-        page.fill("#pickup-address", "Rua do Agendamento, 6")
+        fill_address(page, "#pickup-address", "Rua do Agendamento, 6")
         page.locator("#booking summary").click()
         local = datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(hours=3)  # the page types Muriaé's time
         page.fill("#booking-at", local.strftime("%Y-%m-%dT%H:%M"))

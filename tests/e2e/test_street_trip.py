@@ -117,6 +117,8 @@ def test_the_apps_offline_queue_sends_a_street_trip_when_the_network_returns(pla
         session.dispatch.url = good_url
         await until(ui, lambda: not session.meter.queue, timeout=15, what="the queued street trip sent")
         assert session.meter.sync_text.startswith("Corrida de rua registrada na central (nº ")
+        # the Partilha screen is reloaded (off the UI thread) when the central confirms the trip
+        await until(ui, lambda: not session.split.loading and session.split.rides, what="the Partilha reloaded")
         return total
 
     try:
@@ -126,5 +128,5 @@ def test_the_apps_offline_queue_sends_a_street_trip_when_the_network_returns(pla
     running = api_get(port, "/api/statements/current/", session.login.token)
     rows = [r for r in running["statements"] if r["driver"] == cab["person_id"]]
     assert len(rows) == 1 and rows[0]["rides"] == 1 and Decimal(rows[0]["gross"]) == total
-    # the Partilha screen was reloaded when the central confirmed the trip
     assert session.split.this_week is not None and session.split.this_week.split.gross == total
+    assert [(r.origin, r.disagreement) for r in session.split.rides] == [("rua", "")]  # hailed, not at a ponto

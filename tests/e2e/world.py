@@ -21,7 +21,7 @@ from validate_docbr import CNH, CPF, RENAVAM  # noqa: E402
 
 from backend.ranks.services.ranks import create_rank  # noqa: E402
 from backend.registry.models import Inspection  # noqa: E402
-from backend.registry.services import auxiliaries, people, permits, vehicles  # noqa: E402
+from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles  # noqa: E402
 from backend.trips.models import Passenger  # noqa: E402
 
 CENTRE = (-21.1311, -42.3676)  # Praça Cel. Pacheco de Medeiros
@@ -39,6 +39,7 @@ def cab(n: int, today):
         model_year=today.year, manufacture_year=today.year, colour="branco",
     )
     vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{n}")
+    taximeters.equip_afered(vehicle, installed_on=signed, serial=f"E2E-{n}")
     auxiliaries.issue_cmt(person=person, number=f"CMT-E{n}", issued_on=signed, expires_on=signed + timedelta(days=900))
     return {"token": Token.objects.create(user=user).key, "permit_id": permit.pk, "permit": permit.number, "person_id": person.pk}
 

@@ -203,3 +203,17 @@ def test_art_5_i_and_9_iv_grant_needs_a_cnh_in_force():
     assert may_grant_permit(CandidateFacts(True, cnh_expires_on=date(2026, 6, 1)), date(2026, 6, 1))
     refused = may_grant_permit(CandidateFacts(True, cnh_expires_on=date(2026, 5, 31)), date(2026, 6, 1))
     assert refused.codes == ("cnh_expired",) and "Art. 9, IV" in refused.articles and "31/05/2026" in refused.reasons[0].message
+
+
+@pytest.mark.article("Art. 4, §1")
+def test_art_4_par_1_renewal_window_follows_the_regulations_escala():
+    from taxilaw.parameters import DEFAULT_PARAMETERS, DatedValue, Parameters
+
+    # a regulation from 1 May 2026 opens the window two months before the expiry month's end
+    two_months = Parameters((*DEFAULT_PARAMETERS,
+                             DatedValue("renewal_window_months", date(2026, 5, 1), 2, "decree (test)")))
+    assert assess_renewal(EXPIRES, date(2026, 5, 1), two_months).status is RenewalStatus.ON_TIME
+    early = assess_renewal(EXPIRES, date(2026, 4, 30), two_months)
+    assert early.status is RenewalStatus.EARLY and early.decision.codes == ("renewal_early",)
+    # an alvará expiring before that decree keeps the old escala (the month of expiry)
+    assert assess_renewal(date(2026, 4, 20), date(2026, 3, 31), two_months).status is RenewalStatus.EARLY

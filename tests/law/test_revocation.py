@@ -12,6 +12,7 @@ from taxilaw.revocation import (
     judicial_loss_request_deadline,
     may_decide_revocation,
     may_substitute_after_judicial_loss,
+    may_summon,
     revoke_permit,
 )
 
@@ -86,3 +87,21 @@ def test_art_11_par_unico_i_request_on_day_30_not_31():
 def test_art_11_par_unico_ii_proof_required():
     refused = may_substitute_after_judicial_loss(date(2026, 3, 2), date(2026, 3, 10), proof_presented=False)
     assert not refused and refused.codes == ("judicial_loss_proof_missing",)
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_art_10_par_1_summons_is_its_own_dated_act():
+    opened, today = date(2026, 4, 10), date(2026, 4, 20)
+    assert may_summon(opened, date(2026, 4, 16), None, today)
+    assert may_summon(opened, opened, None, today)
+    assert may_summon(opened, date(2026, 4, 9), None, today).codes == ("summons_before_opening",)
+    assert may_summon(opened, date(2026, 4, 21), None, today).codes == ("summons_in_future",)
+    assert may_summon(opened, date(2026, 4, 17), date(2026, 4, 16), today).codes == ("already_summoned",)
+
+
+@pytest.mark.article("Art. 10", "Art. 10, §1")
+def test_art_10_par_1_no_decision_before_the_summons():
+    refused = may_decide_revocation(None, None, date(2027, 1, 1))
+    assert not refused and refused.codes == ("inquiry_not_summoned",)
+    # the defence itself, filed before any summons, opens the way (spontaneous appearance)
+    assert may_decide_revocation(None, date(2026, 4, 20), date(2026, 4, 20))

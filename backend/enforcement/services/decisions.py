@@ -117,7 +117,7 @@ def decide(
             row.inquiry = revocation_services.open_inquiry(
                 permit=auto.permit, ground=choice.revocation_ground,
                 facts=f"Auto de infração {auto.number}: {choice.infraction.description} ({choice.infraction.article}). {reasoning}",
-                opened_on=decided_on, summoned_on=decided_on,
+                opened_on=decided_on,
             )
         row.save()
     auto.status = AutoDeInfracao.Status.DECIDED

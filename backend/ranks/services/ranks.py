@@ -28,6 +28,7 @@ from ..models import (
     RankObservation,
     SwapRequest,
 )
+from ..nearby import stand_decision
 
 # --- central zone (Art. 24) ------------------------------------------------------------------
 
@@ -144,13 +145,8 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position
     _require_active(permit, "Art. 22")
     require(law.rank_in_operation(rank.active, rank.name), "rank")
     require(law.may_check_in(RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists(), permit.number), "permit")
-    titulars = set(selectors.current_assignments(rank).values_list("permit_id", flat=True))
-    is_titular = permit.pk in titulars
-    present = selectors.open_checkins(rank)
-    own = present.filter(permit_id__in=titulars).count()
-    visitors = present.exclude(permit_id__in=titulars).count()
-    on = timezone.localtime(at).date()
-    require(law.may_stand_at(selectors.rank_facts(rank), is_titular, on, own, visitors), "rank")
+    standing, is_titular = stand_decision(permit, rank, timezone.localtime(at).date())
+    require(standing, "rank")
     return RankCheckIn.objects.create(
         permit=permit, vehicle=vehicle_in_service(permit), rank=rank,
         visitor=rank.category == Rank.Category.PRIVATE and not is_titular, checked_in_at=at,
@@ -173,6 +169,19 @@ def leave_rank(*, permit_id: int, at: datetime) -> None:
     """The cab took a ride: whatever rank it stood at, it left at ``at`` (Art. 22). One statement, no lock:
     called inside the accepting transaction, which holds the cab."""
     RankCheckIn.objects.filter(permit_id=permit_id, checked_out_at__isnull=True).update(checked_out_at=at)
+
+
+def leave_rank_for_trip(*, permit_id: int, started_at: datetime) -> bool:
+    """A street trip was recorded: was the cab checked in at a rank when it started (the passenger took it at the
+    ponto)? If so the cab left the rank then; its check-in ends at ``started_at`` if still open (Art. 22)."""
+    checkin = (RankCheckIn.objects.filter(permit_id=permit_id, checked_in_at__lte=started_at)
+               .filter(Q(checked_out_at__isnull=True) | Q(checked_out_at__gte=started_at)).first())
+    if checkin is None:
+        return False
+    if checkin.checked_out_at is None:
+        checkin.checked_out_at = started_at
+        checkin.save(update_fields=["checked_out_at"])
+    return True
 
 
 # --- observations (Art. 27, §2) ---------------------------------------------------------------------

@@ -200,20 +200,29 @@ class InquiryOpenSerializer(serializers.Serializer):
     ground = serializers.ChoiceField(choices=[(g.value, g.label) for g in RevocationGround])
     facts = serializers.CharField()
     opened_on = serializers.DateField(default=today)
+
+
+class SummonsSerializer(serializers.Serializer):
     summoned_on = serializers.DateField(default=today)
+    record = serializers.CharField(max_length=255, required=False, allow_blank=True, default="")
 
 
 class InquirySerializer(serializers.ModelSerializer):
+    awaiting_summons = serializers.SerializerMethodField()
     defence_deadline = serializers.SerializerMethodField()
 
     class Meta:
         model = RevocationInquiry
         fields = [
-            "id", "permit", "ground", "facts", "opened_on", "summoned_on", "defence_deadline", "defence_filed_on",
-            "defence", "decided_on", "outcome", "decision_text",
+            "id", "permit", "ground", "facts", "opened_on", "awaiting_summons", "summoned_on", "summons_record",
+            "defence_deadline", "defence_filed_on", "defence", "decided_on", "outcome", "decision_text",
         ]
 
-    @extend_schema_field(serializers.DateField())
+    @extend_schema_field(serializers.BooleanField())
+    def get_awaiting_summons(self, inquiry):
+        return inquiry.summoned_on is None and inquiry.outcome == RevocationInquiry.Outcome.PENDING
+
+    @extend_schema_field(serializers.DateField(allow_null=True))
     def get_defence_deadline(self, inquiry):
         from ..services.revocation import defence_deadline
 

@@ -2,7 +2,7 @@ from django.urls import path
 
 from backend.api.routers import IdRouter
 
-from . import views
+from . import taximeters, views
 
 router = IdRouter()
 router.register("people", views.PersonViewSet, basename="person")
@@ -15,6 +15,7 @@ router.register("transfers", views.TransferViewSet, basename="transfer")
 router.register("inquiries", views.InquiryViewSet, basename="inquiry")
 router.register("cmts", views.CmtViewSet, basename="cmt")
 router.register("suspensions", views.SuspensionViewSet, basename="suspension")
+router.register("taximeters", taximeters.TaximeterViewSet, basename="taximeter")
 
 urlpatterns = [
     path("me/", views.MeView.as_view(), name="me"),

@@ -260,6 +260,14 @@ class InquiryViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return RevocationInquiry.objects.filter(permit__in=selectors.permits_held_by(self.request.user))
 
+    @extend_schema(request=s.SummonsSerializer, responses=s.InquirySerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
+    def summon(self, request, pk=None):
+        """Record the day the holder was summoned; the defence term runs from it (Art. 10, §1)."""
+        data = valid(s.SummonsSerializer, request)
+        inquiry = revocation_services.summon(inquiry=get_object_or_404(RevocationInquiry, pk=pk), **data)
+        return Response(s.InquirySerializer(inquiry).data)
+
     @extend_schema(request=s.DefenceSerializer, responses=s.InquirySerializer)
     @action(detail=True, methods=["post"], permission_classes=[IsDimutran])
     def defence(self, request, pk=None):

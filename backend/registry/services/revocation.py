@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.db import transaction
+from django.utils import timezone
 
 from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
@@ -19,21 +20,34 @@ from .permits import end_permit
 
 
 @transaction.atomic
-def open_inquiry(*, permit: Permit, ground: str, facts: str, opened_on: date, summoned_on: date) -> RevocationInquiry:
-    """Open the inquiry that must precede a revocation, on a ground of Art. 9, I-IX (Art. 10)."""
+def open_inquiry(*, permit: Permit, ground: str, facts: str, opened_on: date) -> RevocationInquiry:
+    """Open the inquiry that must precede a revocation, on a ground of Art. 9, I-IX (Art. 10).
+
+    The holder is not summoned by the opening: the summons is its own act (:func:`summon`)."""
     if permit.status not in LIVE_STATUSES:
         require(Decision.refuse(Reason("Art. 10", "permit_not_live", gettext_noop("A permissão não está em vigor."))))
-    if summoned_on < opened_on:
-        require(
-            Decision.refuse(Reason("Art. 10, §1", "summons_before_opening", gettext_noop("A intimação não pode anteceder a instauração."))),
-            "summoned_on",
-        )
     return RevocationInquiry.objects.create(
-        permit=permit, ground=law.RevocationGround(ground).value, facts=facts, opened_on=opened_on, summoned_on=summoned_on
+        permit=permit, ground=law.RevocationGround(ground).value, facts=facts, opened_on=opened_on
     )
 
 
-def defence_deadline(inquiry: RevocationInquiry) -> date:
+@transaction.atomic
+def summon(*, inquiry: RevocationInquiry, summoned_on: date, record: str = "") -> RevocationInquiry:
+    """Record the day the holder was summoned; the 5 working days of defence run from it (Art. 10, §1)."""
+    inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
+    if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
+        require(Decision.refuse(Reason("Art. 10", "inquiry_closed", gettext_noop("Este inquérito já foi decidido."))))
+    require(law.may_summon(inquiry.opened_on, summoned_on, inquiry.summoned_on, timezone.localdate()), "summoned_on")
+    inquiry.summoned_on = summoned_on
+    inquiry.summons_record = record
+    inquiry.save(update_fields=["summoned_on", "summons_record"])
+    return inquiry
+
+
+def defence_deadline(inquiry: RevocationInquiry) -> date | None:
+    """The defence's last day, or None while the holder is not summoned (Art. 10, §1)."""
+    if inquiry.summoned_on is None:
+        return None
     return law.defence_deadline(inquiry.summoned_on, municipal_holidays())
 
 
@@ -41,6 +55,12 @@ def defence_deadline(inquiry: RevocationInquiry) -> date:
 def file_defence(*, inquiry: RevocationInquiry, defence: str, filed_on: date) -> RevocationInquiry:
     """The holder's written defence, within 5 working days of the summons (Art. 10, §1)."""
     inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
+    if inquiry.summoned_on is None and inquiry.outcome == RevocationInquiry.Outcome.PENDING:
+        # a holder who answers before the summons is served appears of his own accord: the appearance
+        # supplies the summons (CPC art. 239, §1, applied by CPC art. 15; docs/readings-registry.md)
+        require(law.may_summon(inquiry.opened_on, filed_on, None, timezone.localdate()), "filed_on")
+        inquiry.summoned_on = filed_on
+        inquiry.summons_record = "comparecimento espontâneo com a defesa"
     deadline = defence_deadline(inquiry)
     if inquiry.outcome != RevocationInquiry.Outcome.PENDING or filed_on > deadline or filed_on < inquiry.summoned_on:
         require(
@@ -56,7 +76,7 @@ def file_defence(*, inquiry: RevocationInquiry, defence: str, filed_on: date) ->
         )
     inquiry.defence = defence
     inquiry.defence_filed_on = filed_on
-    inquiry.save(update_fields=["defence", "defence_filed_on"])
+    inquiry.save(update_fields=["defence", "defence_filed_on", "summoned_on", "summons_record"])
     return inquiry
 
 

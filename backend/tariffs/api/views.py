@@ -24,6 +24,7 @@ from .. import selectors, services
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy
 from . import serializers as s
+from .taximeter import cab_taximeter_answer
 
 
 def _at(request):
@@ -64,6 +65,9 @@ class TariffDecreeViewSet(viewsets.ModelViewSet):
             tariff = selectors.tariff_in_force(at)
         except law.NoTariffInForce:
             tariff = None
+        taximeter = cab_taximeter_answer(request.user, at)
+        if taximeter is not None:  # a driver's meter runs what its taxímetro was afered for (Art. 45, §3, Art. 47, §2)
+            tariff = taximeter.pop("regime").tariff
         flag = selectors.flag_now(at)
         alert = selectors.review_alert(at)
         return Response({
@@ -77,6 +81,7 @@ class TariffDecreeViewSet(viewsets.ModelViewSet):
             },
             "review_alert": decision_payload(alert),
             "correction_tables": s.CorrectionTableSerializer(selectors.correction_tables_in_use(at), many=True).data,
+            "taximeter": taximeter,
             "meter": selectors.meter_config(selectors._day(at)),  # the phone runs exactly the server's meter (Art. 43)
         })
 
