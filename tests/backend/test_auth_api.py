@@ -13,13 +13,15 @@ from rest_framework.test import APIClient
 
 from backend.accounts.client_ip import client_ip
 from backend.accounts.tokens import ExpiringTokenAuthentication
-from dispatch.auth import _user_for_token
-
-# The handshake's lookup itself, in this thread (through database_sync_to_async it would close the test's connection).
-handshake_user = _user_for_token.func
+from dispatch.auth import users_for_tokens
 
 pytestmark = pytest.mark.django_db
 URL = "/api/auth/token/"
+
+
+def handshake_user(key):
+    """The websocket handshake's lookup itself, for one key, in this thread."""
+    return users_for_tokens([key])[0]
 
 
 @pytest.fixture(autouse=True)
