@@ -22,6 +22,7 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from backend.api.authentication import PassengerAuthentication
+from backend.api.fields import PointSerializer
 from backend.trips.models import Passenger
 from zones.gazetteer import MAX_QUERY_CHARS, MAX_RESULTS, STREETS_FILE, AddressError, default_gazetteer
 
@@ -49,11 +50,6 @@ class SearchQuery(serializers.Serializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_RESULTS, default=MAX_RESULTS)
 
 
-class ReverseQuery(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lon = serializers.FloatField(min_value=-180, max_value=180)
-
-
 class _AddressView(APIView):
     authentication_classes = [PassengerAuthentication, *APIView.authentication_classes]
     permission_classes = [StaffOrPassenger]
@@ -70,7 +66,7 @@ class AddressSearchView(_AddressView):
 
 class AddressReverseView(_AddressView):
     def get(self, request):
-        query = ReverseQuery(data=request.query_params)
+        query = PointSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         try:
             found = default_gazetteer().reverse(query.validated_data["lon"], query.validated_data["lat"])

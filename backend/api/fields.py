@@ -40,3 +40,10 @@ def column_length(model, name: str) -> int:
     """The ``max_length`` of a model's column: a plain serializer refuses longer text with a 400 before the
     database would (PostgreSQL raises on a too-long varchar)."""
     return model._meta.get_field(name).max_length
+
+
+class PointSerializer(serializers.Serializer):
+    """A point on the map: latitude and longitude in degrees (a pickup, a destination, a cab's fix)."""
+
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lon = serializers.FloatField(min_value=-180, max_value=180)

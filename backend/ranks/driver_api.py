@@ -9,21 +9,16 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.fields import PointSerializer
 from backend.api_errors import decision_payload
 from backend.registry.models import Permit
 from backend.registry.selectors import driven_permit
 
 from . import nearby
-
-
-class PositionQuery(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lon = serializers.FloatField(min_value=-180, max_value=180)
 
 
 def _row(n: nearby.NearbyRank) -> dict:
@@ -42,7 +37,7 @@ class DriverRanksView(APIView):
     @extend_schema(parameters=[OpenApiParameter("lat", float, required=True), OpenApiParameter("lon", float, required=True)],
                    responses=OpenApiTypes.OBJECT)
     def get(self, request):
-        query = PositionQuery(data=request.query_params)
+        query = PointSerializer(data=request.query_params)
         if not query.is_valid():
             raise ValidationError(query.errors)
         person = getattr(request.user, "person", None)

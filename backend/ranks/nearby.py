@@ -51,10 +51,9 @@ def ranks_near(permit: Permit, lat: float, lon: float, limit: int = 8, at: datet
     at = at or timezone.now()
     on = timezone.localtime(at).date()
     radius = float(current_parameters().as_of("rank_checkin_radius_m", on))
-    ranks = sorted(Rank.objects.filter(active=True), key=lambda r: distance_m(lat, lon, r.lat, r.lon))[:limit]
+    nearest = sorted((distance_m(lat, lon, r.lat, r.lon), r.pk, r) for r in Rank.objects.filter(active=True))[:limit]
     out = []
-    for rank in ranks:
-        distance = distance_m(lat, lon, rank.lat, rank.lon)
+    for distance, _pk, rank in nearest:
         standing, titular = stand_decision(permit, rank, on)
         facts = selectors.rank_facts(rank)
         out.append(NearbyRank(

@@ -4,13 +4,13 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from backend.api.fields import AwareDateTimeField
+from backend.api.fields import AwareDateTimeField, PointSerializer
 from zones.classify import Zone, default_classifier
 
 
-class PlaceSerializer(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lon = serializers.FloatField(min_value=-180, max_value=180)
+class PlaceSerializer(PointSerializer):
+    """A point with the address the person gave for it."""
+
     address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from backend.api.fields import AwareDateTimeField
+from backend.api.fields import AwareDateTimeField, PointSerializer
 from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
 from taxilaw.geodesy import distance_m
@@ -147,11 +147,6 @@ def tariff_payload(tariff: law.Tariff | None) -> dict | None:
     data["display"] = {name: brl(getattr(tariff, name)) for name in ("bandeirada", "price_km_b1", "price_km_b2", "price_hour_waiting")}
     data["review_due_on"] = law.review_due_on(tariff).isoformat()
     return data
-
-
-class PointSerializer(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lon = serializers.FloatField(min_value=-180, max_value=180)
 
 
 MAX_ESTIMATE_M = 100_000  # beyond this no taxi ride of the municipality is meant (and no estimate is worth giving)
