@@ -8,17 +8,15 @@ Operators: the Django session, behind origin validation.
 """
 
 from django.contrib.auth.models import AnonymousUser
-from rest_framework.authtoken.models import Token
 
-from backend.accounts.tokens import is_live
+from backend.accounts.tokens import live_users
 
 from . import connecting
 
 
 def users_for_tokens(keys: list[str]) -> list:
     """The live user of each key (with their person), or AnonymousUser: one statement for a batch of connections."""
-    tokens = Token.objects.select_related("user", "user__person").in_bulk(keys)
-    return [tokens[k].user if k in tokens and is_live(tokens[k]) else AnonymousUser() for k in keys]
+    return [user or AnonymousUser() for user in live_users(keys, related=("user__person",))]
 
 
 _user_for_token = connecting.Batched(users_for_tokens)
