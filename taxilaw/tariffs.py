@@ -239,7 +239,7 @@ def review_alert(tariffs: Iterable[Tariff], on: date | datetime) -> Decision:
 
 
 def apply_correction(meter_total: Any, factor: Any) -> Decimal:
-    """What a correction table's ``factor`` makes of a meter reading, truncated to the cent (Art. 45, §3, §5);
+    """What a correction table's ``factor`` makes of a meter reading, truncated to the cent (Art. 45, §3 and Art. 45, §5);
     the phone and the server both call this."""
     return (_decimal(meter_total) * _decimal(factor)).quantize(CENT, rounding=ROUND_DOWN)
 

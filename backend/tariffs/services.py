@@ -176,7 +176,7 @@ class Recomputation:
 
     @property
     def fare_due(self) -> Decimal:
-        """What the passenger pays for the phone's reading: converted by the correction table, if any (Art. 45, §3, §5)."""
+        """What the passenger pays for the phone's reading: converted by the correction table, if any (Art. 45, §3 and Art. 45, §5)."""
         return self.phone_total if self.correction is None else self.correction.apply(self.phone_total)
 
 
