@@ -1,5 +1,6 @@
 """Fixtures for the registry: people with valid documents, API clients for each role."""
 
+import threading
 from datetime import timedelta
 from itertools import count
 
@@ -10,8 +11,30 @@ from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.registry.models import Inspection
 from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles
+from dispatch import background, connecting, offering
 
 _serial = count(1)
+
+
+def _drain(executor, timeout: float = 20.0) -> None:
+    """Wait until every thread of ``executor`` has finished what it was given: one barrier task per thread."""
+    workers = executor._max_workers
+    barrier = threading.Barrier(workers + 1, timeout=timeout)
+    for _ in range(workers):
+        executor.submit(barrier.wait)
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        pass  # still busy after the timeout: the database teardown reports what it meets
+
+
+@pytest.fixture(autouse=True)
+def _dispatch_threads_done():
+    """Dispatch's own threads (the tick, the connections' batches, the offers) finish their database work before the
+    test's database is flushed: a batch still in its transaction deadlocked a transactional test's TRUNCATE."""
+    yield
+    for executor in (background._worker, connecting._threads, offering._threads):
+        _drain(executor)
 
 
 @pytest.fixture
