@@ -48,8 +48,9 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
     for each, a few statements and one commit for all. Each arrival gets its cab or the error refusing it."""
     outcomes: list = [None] * len(arrivals)
     permits: dict[int, Permit] = {}
+    driven = selectors.driven_permits([person for person, _channel in arrivals], (Permit.Status.ACTIVE,))
     for k, (person, _channel) in enumerate(arrivals):
-        permit = driven_permit(person)
+        permit = driven.get(person.pk, (None, None))[0]
         if permit is None:
             outcomes[k] = DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
         else:
@@ -60,7 +61,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         if permit.pk not in cabs:
             cabs[permit.pk] = Cab.objects.select_for_update().get_or_create(permit=permit)[0]
     drivers_connected = presence.drivers_connected([c.pk for c in cabs.values()])  # cab id -> person ids
-    online, connections = {}, []
+    online, connections, changed = {}, [], {}
     for k, permit in permits.items():
         person, channel = arrivals[k]
         cab = cabs[permit.pk]
@@ -69,6 +70,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
                 "Este táxi já está em serviço com outro motorista conectado. "
                 "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
             continue
+        known = cab.driver_id == person.pk and cab.compliance_facts is not None
         if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
             cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
         cab.permit, cab.driver = permit, person
@@ -76,12 +78,15 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         if not decision:
             outcomes[k] = DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
             continue
+        if not known:  # a new driver or facts read again: written below (a reconnection storm writes none)
+            changed[cab.pk] = cab
         cab.online = True
         drivers_connected.setdefault(cab.pk, set()).add(person.pk)  # a second driver in the same batch is refused
         online[cab.pk] = cab
         connections.append((cab, person.pk, channel or f"direct!{uuid.uuid4().hex}"))
         outcomes[k] = cab
-    Cab.objects.bulk_update(online.values(), ["driver", "online", "compliance_facts", "facts_epoch"])
+    Cab.objects.filter(pk__in=online.keys()).update(online=True)
+    Cab.objects.bulk_update(changed.values(), ["driver", "compliance_facts", "facts_epoch"])
     presence.open_connections(connections)
     for cab in online.values():
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
