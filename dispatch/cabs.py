@@ -15,7 +15,7 @@ from backend.ranks.models import Rank, RankCheckIn
 from backend.ranks.services import ranks as rank_services
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 
 from . import events, presence, snapshots, wire
 from .compliance import may_work
@@ -119,16 +119,38 @@ def sweep_presence() -> list[int]:
 
 
 def set_status(cab_id: int, status: str) -> Cab:
-    with transaction.atomic():
-        # Only the cab's row is locked; its permit's number and driver's name come in the same statement for the
-        # announcement (two queries fewer on every connection's first status).
-        cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
-        if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
-            raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
-        cab.status = status
-        cab.save(update_fields=["status"])
+    outcome = set_status_many([(cab_id, status)])[0]
+    if isinstance(outcome, DispatchError):
+        raise outcome
+    return outcome
+
+
+@transaction.atomic
+def set_status_many(changes: list[tuple[int, str]]) -> list[Cab | DispatchError]:
+    """:func:`set_status` for many cabs at once (after a restart every driver's first frame is its status): the
+    same check for each, a few statements and one commit for all. Each change gets its cab or the refusal."""
+    ids = sorted({cab_id for cab_id, _status in changes})
+    # Only the cabs' rows are locked, in the order every other path locks them; their permit's number and
+    # driver's name come in the same statement for the announcement.
+    locked = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").filter(pk__in=ids).order_by("pk")
+    found = {cab.pk: cab for cab in locked}
+    busy = set(Ride.objects.filter(cab_id__in=ids, status__in=ACTIVE_RIDE_STATUSES).values_list("cab_id", flat=True))
+    outcomes: list[Cab | DispatchError] = []
+    for cab_id, status in changes:
+        cab = found.get(cab_id)
+        if cab is None:
+            outcomes.append(DispatchError("cab_offline", _("Este táxi não está conectado.")))
+        elif cab_id in busy:
+            outcomes.append(DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação.")))
+        else:
+            cab.status = status
+            outcomes.append(cab)
+    changed = {cab.pk: cab for cab in outcomes if isinstance(cab, Cab)}
+    for status in {cab.status for cab in changed.values()}:
+        Cab.objects.filter(pk__in=[pk for pk, cab in changed.items() if cab.status == status]).update(status=status)
+    for cab in changed.values():
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
-    return cab
+    return outcomes
 
 
 def still_allowed(cab_id: int):

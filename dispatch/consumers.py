@@ -154,6 +154,7 @@ class _Base(AsyncWebsocketConsumer):
 
 _go_online = connecting.Batched(cabs.go_online_many)
 _driver_snapshot = connecting.Batched(snapshots.for_drivers)
+_set_status = connecting.Batched(cabs.set_status_many)
 
 
 class DriverConsumer(_Base):
@@ -206,7 +207,9 @@ class DriverConsumer(_Base):
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
-        cab = await connecting.run(cabs.set_status, self.cab.pk, data["status"])
+        cab = await _set_status((self.cab.pk, data["status"]))
+        if isinstance(cab, errors.DispatchError):
+            raise cab
         await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):

@@ -71,3 +71,20 @@ def test_a_reconnection_storm_costs_the_same_few_statements_for_a_batch_of_two_o
         return len(queries)
 
     assert statements(holders[:2], "two") == statements(holders[2:], "eight")
+
+
+def test_first_statuses_of_a_batch_each_get_their_answer_in_one_transaction(working_cab, today):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from backend.trips.models import Ride, RideStatus
+
+    free, busy, other = (cabs.go_online(working_cab().holder) for _ in range(3))
+    Ride.objects.create(cab=busy, permit=busy.permit, status=RideStatus.ON_BOARD, pickup_lat=-21.13, pickup_lon=-42.37)
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = cabs.set_status_many([(free.pk, "livre"), (busy.pk, "fora_de_servico"), (other.pk, "fora_de_servico")])
+    assert [getattr(o, "status", None) for o in outcomes] == ["livre", None, "fora_de_servico"]
+    assert outcomes[1].code == "busy"
+    assert dict(Cab.objects.filter(pk__in=[free.pk, busy.pk, other.pk]).values_list("pk", "status")) == {
+        free.pk: "livre", busy.pk: busy.status, other.pk: "fora_de_servico"}
+    assert len(queries) <= 6  # lock, rides under way, one update per status, and the transaction
