@@ -26,7 +26,8 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
         super().__init__(*args, **kwargs)
         self._sliced_at = 0.0
         self._channels_todo: list = []
-        self._groups_todo: list = []  # (group, names of its members still to look at) or (group, None): not read yet
+        self._groups_todo: list = []  # groups still to look at
+        self._members_todo: tuple | None = None  # (group, names of its members still to look at): a large group in slices
         self._budget = 0
 
     def _clean_expired(self):
@@ -34,9 +35,8 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
         if now - self._sliced_at < min(self.SLICE_SECONDS, self.CLEAN_EVERY_SECONDS):
             return
         self._sliced_at = now
-        if not self._channels_todo and not self._groups_todo:  # a new walk: what exists now (C-speed copies)
-            self._channels_todo = list(self.channels)
-            self._groups_todo = [(group, None) for group in self.groups]
+        if not self._channels_todo and not self._groups_todo and self._members_todo is None:  # a new walk: C-speed copies
+            self._channels_todo, self._groups_todo = list(self.channels), list(self.groups)
             slices = max(1, math.floor(self.CLEAN_EVERY_SECONDS / self.SLICE_SECONDS))
             self._budget = 100 + math.ceil(self.ENTRIES_PER_CONNECTION * len(self._channels_todo) / slices)
         self._clean_slice(self._budget)
@@ -54,16 +54,21 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
                 if queue.empty():
                     self.channels.pop(channel, None)
         timeout = int(wall) - self.group_expiry
-        while budget > 0 and self._groups_todo:
-            group, names = self._groups_todo.pop()
-            members = self.groups.get(group)
-            if members is None:
-                continue
-            if names is None:
+        while budget > 0 and (self._members_todo is not None or self._groups_todo):
+            if self._members_todo is None:
+                group = self._groups_todo.pop()
+                members = self.groups.get(group)
+                if members is None:
+                    continue
                 names = list(members)
+            else:
+                (group, names), self._members_todo = self._members_todo, None
+                members = self.groups.get(group)
+                if members is None:
+                    continue
             take, names = names[-budget:], names[:-budget]
             if names:
-                self._groups_todo.append((group, names))
+                self._members_todo = (group, names)
             budget -= len(take)
             for name in take:
                 joined = members.get(name)

@@ -40,7 +40,7 @@ def test_the_walk_goes_in_slices_and_still_drops_every_expired_message_and_membe
     sizes = []
     real_slice = layer._clean_slice
     monkeypatch.setattr(layer, "_clean_slice", lambda budget: (sizes.append(budget), real_slice(budget)))
-    while not sizes or layer._channels_todo or layer._groups_todo:
+    while not sizes or layer._channels_todo or layer._groups_todo or layer._members_todo:
         layer._clean_expired()
         clock[0] += layer.SLICE_SECONDS
     assert len(sizes) > 10 and max(sizes) < 500  # no slice walks everything
