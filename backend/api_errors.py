@@ -29,6 +29,9 @@ class LawViolation(Exception):
         self.detail = "; ".join(r["message"] for r in self.reasons)
         super().__init__(self.detail)
 
+    def __reduce__(self):  # raised in an offering worker process (dispatch.offering), re-raised in the serving one
+        return type(self), (self.decision, self.field)
+
     def payload(self) -> dict:
         body: dict = {"detail": self.detail, "reasons": self.reasons}
         if self.field:

@@ -236,4 +236,4 @@ DISPATCH_PROCESS_LEASE_SECONDS = float(os.environ.get("DISPATCH_PROCESS_LEASE_SE
 # The central's phone, shown to a passenger whose ride no cab took (empty: the page names no number).
 DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
 # Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
-DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "1"))
+DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "2"))

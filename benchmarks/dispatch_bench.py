@@ -346,16 +346,19 @@ def redis_pid(url: str) -> int | None:
         return None
 
 
-def server_cores(count: int) -> list[int]:
-    """``--pin``: the cores the servers get, one each, from the last; the clients keep the others (if any)."""
+def server_cores(count: int, pin: str) -> list[int]:
+    """The core of each server: ``--pin each``: one each, from the last; ``--pin one``: all on the last core.
+    The clients (and what else the machine runs) keep the others."""
     cores = sorted(os.sched_getaffinity(0))
-    return cores[-count:] if count <= len(cores) else []
+    if pin == "one":
+        return [cores[-1]] * count
+    return cores[-count:] if pin == "each" and count <= len(cores) else []
 
 
 class Servers:
-    def __init__(self, app: str, count: int, env: dict, tmp: Path, pin: bool = False):
+    def __init__(self, app: str, count: int, env: dict, tmp: Path, pin: str = ""):
         self.processes, self.ports = [], []
-        self.cores = server_cores(count) if pin else []
+        self.cores = server_cores(count, pin)
         for k in range(count):
             port = free_port()
             log = open(tmp / f"daphne-{port}.log", "w")
@@ -811,6 +814,15 @@ def print_table(rows, args):
                       f"linear {linear_capacity(by[other]) / linear_capacity(by['memory']):.2f}x, "
                       f"surge windows {by[other]['surge_pos_per_s'] / by['memory']['surge_pos_per_s']:.2f}x the positions "
                       f"for {by[other]['surge_cpu_util'] / max(1e-9, by['memory']['surge_cpu_util']):.2f}x the CPU")
+            if args.pin == "one" and other in by:
+                one, pair = by["memory"], by[other]
+                both = min(one["surge_cpu_util"], pair["surge_cpu_util"]) >= SATURATED
+                print(f"  one core ({'both measured saturated' if both else 'NOT both saturated: no ratio'}): memory "
+                      f"{one['surge_pos_per_s']:.0f} positions/s at {one['surge_cpu_util'] * 100:.0f}%, {other} pair "
+                      f"{pair['surge_pos_per_s']:.0f} positions/s at {pair['surge_cpu_util'] * 100:.0f}%"
+                      + (f"; two processes with a core each >= 2 x {pair['surge_pos_per_s']:.0f} = "
+                         f"{2 * pair['surge_pos_per_s'] / one['surge_pos_per_s']:.2f}x one process (a lower bound: each "
+                         f"then pays only its own fixed work)" if both else ""))
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
@@ -845,8 +857,10 @@ def main():
     parser.add_argument("--connect-concurrency", type=int, default=64)
     parser.add_argument("--client-procs", type=int, default=2,
                         help="processes that hold the cabs' websockets (plus one for the passengers)")
-    parser.add_argument("--pin", action="store_true",
-                        help="taskset each server (with its offering worker) to a core of its own, the clients to the others")
+    parser.add_argument("--pin", choices=["each", "one"], default="",
+                        help="taskset the servers (each with its offering worker): 'each' to a core of its own, 'one' all "
+                             "to the last core (on 2 cores: the one-process and two-process capacity of one core, both "
+                             "measured saturated); the clients to the other cores")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     parser.add_argument("--reuse-fleet", action="store_true",
                         help="PostgreSQL: keep the built fleet in a template database and copy it on later runs "

@@ -15,7 +15,7 @@ from backend.ranks.models import Rank, RankCheckIn
 from backend.ranks.services import ranks as rank_services
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 
 from . import events, presence, snapshots, wire
 from .compliance import may_work
@@ -48,8 +48,9 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
     for each, a few statements and one commit for all. Each arrival gets its cab or the error refusing it."""
     outcomes: list = [None] * len(arrivals)
     permits: dict[int, Permit] = {}
+    driven = selectors.driven_permits([person for person, _channel in arrivals], (Permit.Status.ACTIVE,))
     for k, (person, _channel) in enumerate(arrivals):
-        permit = driven_permit(person)
+        permit = driven.get(person.pk, (None, None))[0]
         if permit is None:
             outcomes[k] = DispatchError("no_permit", _("Este motorista não está vinculado a uma permissão ativa."))
         else:
@@ -60,7 +61,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         if permit.pk not in cabs:
             cabs[permit.pk] = Cab.objects.select_for_update().get_or_create(permit=permit)[0]
     drivers_connected = presence.drivers_connected([c.pk for c in cabs.values()])  # cab id -> person ids
-    online, connections = {}, []
+    online, connections, changed = {}, [], {}
     for k, permit in permits.items():
         person, channel = arrivals[k]
         cab = cabs[permit.pk]
@@ -69,6 +70,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
                 "Este táxi já está em serviço com outro motorista conectado. "
                 "Um táxi é dirigido por uma pessoa de cada vez: peça que ele se desconecte."))
             continue
+        known = cab.driver_id == person.pk and cab.compliance_facts is not None
         if cab.driver_id != person.pk:  # the facts kept on the cab were another driver's
             cab.compliance_facts, cab.facts_epoch = None, cab.facts_epoch + 1
         cab.permit, cab.driver = permit, person
@@ -76,12 +78,15 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         if not decision:
             outcomes[k] = DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
             continue
+        if not known:  # a new driver or facts read again: written below (a reconnection storm writes none)
+            changed[cab.pk] = cab
         cab.online = True
         drivers_connected.setdefault(cab.pk, set()).add(person.pk)  # a second driver in the same batch is refused
         online[cab.pk] = cab
         connections.append((cab, person.pk, channel or f"direct!{uuid.uuid4().hex}"))
         outcomes[k] = cab
-    Cab.objects.bulk_update(online.values(), ["driver", "online", "compliance_facts", "facts_epoch"])
+    Cab.objects.filter(pk__in=online.keys()).update(online=True)
+    Cab.objects.bulk_update(changed.values(), ["driver", "compliance_facts", "facts_epoch"])
     presence.open_connections(connections)
     for cab in online.values():
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
@@ -114,16 +119,38 @@ def sweep_presence() -> list[int]:
 
 
 def set_status(cab_id: int, status: str) -> Cab:
-    with transaction.atomic():
-        # Only the cab's row is locked; its permit's number and driver's name come in the same statement for the
-        # announcement (two queries fewer on every connection's first status).
-        cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
-        if cab.rides.filter(status__in=ACTIVE_RIDE_STATUSES).exists():
-            raise DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação."))
-        cab.status = status
-        cab.save(update_fields=["status"])
+    outcome = set_status_many([(cab_id, status)])[0]
+    if isinstance(outcome, DispatchError):
+        raise outcome
+    return outcome
+
+
+@transaction.atomic
+def set_status_many(changes: list[tuple[int, str]]) -> list[Cab | DispatchError]:
+    """:func:`set_status` for many cabs at once (after a restart every driver's first frame is its status): the
+    same check for each, a few statements and one commit for all. Each change gets its cab or the refusal."""
+    ids = sorted({cab_id for cab_id, _status in changes})
+    # Only the cabs' rows are locked, in the order every other path locks them; their permit's number and
+    # driver's name come in the same statement for the announcement.
+    locked = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").filter(pk__in=ids).order_by("pk")
+    found = {cab.pk: cab for cab in locked}
+    busy = set(Ride.objects.filter(cab_id__in=ids, status__in=ACTIVE_RIDE_STATUSES).values_list("cab_id", flat=True))
+    outcomes: list[Cab | DispatchError] = []
+    for cab_id, status in changes:
+        cab = found.get(cab_id)
+        if cab is None:
+            outcomes.append(DispatchError("cab_offline", _("Este táxi não está conectado.")))
+        elif cab_id in busy:
+            outcomes.append(DispatchError("busy", _("Conclua ou cancele a corrida em andamento antes de mudar a situação.")))
+        else:
+            cab.status = status
+            outcomes.append(cab)
+    changed = {cab.pk: cab for cab in outcomes if isinstance(cab, Cab)}
+    for status in {cab.status for cab in changed.values()}:
+        Cab.objects.filter(pk__in=[pk for pk, cab in changed.items() if cab.status == status]).update(status=status)
+    for cab in changed.values():
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
-    return cab
+    return outcomes
 
 
 def still_allowed(cab_id: int):

@@ -28,6 +28,7 @@ from . import (
     background,
     cabs,
     connecting,
+    driver_steps,
     errors,
     events,
     hops,
@@ -37,7 +38,6 @@ from . import (
     pump,
     rides,
     snapshots,
-    street,
     wire,
 )
 from .positions import buffer
@@ -154,6 +154,7 @@ class _Base(AsyncWebsocketConsumer):
 
 _go_online = connecting.Batched(cabs.go_online_many)
 _driver_snapshot = connecting.Batched(snapshots.for_drivers)
+_set_status = connecting.Batched(cabs.set_status_many)
 
 
 class DriverConsumer(_Base):
@@ -206,7 +207,9 @@ class DriverConsumer(_Base):
         buffer.record(self.cab.pk, data["lat"], data["lon"])
 
     async def on_status(self, data):
-        cab = await connecting.run(cabs.set_status, self.cab.pk, data["status"])
+        cab = await _set_status((self.cab.pk, data["status"]))
+        if isinstance(cab, errors.DispatchError):
+            raise cab
         await self.send_json(wire.STATUS(status=cab.status))
 
     async def on_rank_check_in(self, data):
@@ -219,7 +222,7 @@ class DriverConsumer(_Base):
         await self.send_json(wire.RANK_CHECKED_OUT())
 
     async def on_offer_accept(self, data):
-        ride = await database_sync_to_async(_with_snapshot(offers.accept_offer))(data["offer_id"], self.cab.pk)
+        ride = await offering.run(driver_steps.accept, data["offer_id"], self.cab.pk)
         await self.send_json(wire.OFFER_ACCEPTED(ride_id=ride["id"], ride=ride))
 
     async def on_offer_decline(self, data):
@@ -227,19 +230,15 @@ class DriverConsumer(_Base):
         await self.send_json(wire.OFFER_DECLINED(offer_id=data["offer_id"]))
 
     async def on_ride_arriving(self, data):
-        ride = await database_sync_to_async(_with_snapshot(rides.ride_arriving))(data["ride_id"], self.cab.pk)
+        ride = await offering.run(driver_steps.arriving, data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_on_board(self, data):
-        ride = await database_sync_to_async(_with_snapshot(rides.ride_on_board))(data["ride_id"], self.cab.pk)
+        ride = await offering.run(driver_steps.on_board, data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_complete(self, data):
-        def complete():
-            ride = rides.ride_complete(data["ride_id"], self.cab.pk, data["meter_total"], data["trace"])
-            return wire.RIDE_UPDATED(ride=snapshots.ride(ride), **snapshots.fare_held(ride))  # the driver hears why
-
-        await self.send_json(await database_sync_to_async(complete)())
+        await self.send_json(await offering.run(driver_steps.complete, data["ride_id"], self.cab.pk, data["meter_total"], data["trace"]))
 
     async def on_ride_cancel(self, data):
         ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
@@ -248,14 +247,7 @@ class DriverConsumer(_Base):
     async def on_street_trip_complete(self, data):
         """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
         ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
-        def record():
-            ride, duplicate = street.record_street_trip(
-                self.cab.pk, started_at=data["started_at"], stopped_at=data["stopped_at"],
-                meter_total=data["meter_total"], trace=data["trace"],
-            )
-            return street.recorded_frame(data["trip_id"], ride, duplicate)  # reads the hold's parameters: same call
-
-        await self.send_json(await database_sync_to_async(record)())
+        await self.send_json(await offering.run(driver_steps.street_trip, self.cab.pk, data))
 
 
 class PassengerConsumer(_Base):
@@ -296,15 +288,6 @@ class PassengerConsumer(_Base):
 
     async def on_ride_cancel(self, data):
         await database_sync_to_async(rides.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
-
-
-def _with_snapshot(service):
-    """``service`` (which returns a ride) returning the ride as its driver sees it, read in the same database call."""
-
-    def call(*args):
-        return snapshots.for_the_driver(service(*args))
-
-    return call
 
 
 def _is_auth_frame(text_data) -> bool:

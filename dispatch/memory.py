@@ -8,8 +8,11 @@ Measured (docs/dispatch-benchmark.md): with Python's way, collections of the you
 took 12-160 ms and full collections 0.5-1.5 s, every minute or two; 5-9% of the time the process
 answered nothing.
 
-So what survives is frozen every few seconds (``gc.freeze()`` only moves lists: it costs nothing):
-collections then look only at what was made since, and stay short. Cycles frozen while alive and
+So what survives is frozen every second (``gc.freeze()`` only moves lists: it costs nothing):
+collections then look only at what was made since, and stay short. At 10,000 cabs, freezing every
+ten seconds still let a young collection reach 50-90 ms of CPU now and then, the event loop's
+longest stalls (docs/dispatch-benchmark.md, sixth round); every second, the serving process's
+size and frozen count stayed flat over the benchmark's windows. Cycles frozen while alive and
 garbage since are collected once an hour, when everything is unfrozen and collected (about a
 second at 5,000 connections).
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 import gc
 import time
 
-FREEZE_EVERY_SECONDS = 10.0
+FREEZE_EVERY_SECONDS = 1.0
 FULL_COLLECTION_EVERY_SECONDS = 3600.0
 
 _frozen_at = _collected_at = 0.0

@@ -52,3 +52,39 @@ def test_what_is_asked_in_the_same_turn_goes_in_one_call_and_a_failure_reaches_e
     together, failures = asyncio.run(scenario())
     assert together == [0, 2, 4, 6, 8] and calls[0] == [0, 1, 2, 3, 4]
     assert all(isinstance(f, ValueError) for f in failures) and calls[1] == ["boom", 7]
+
+
+@pytest.mark.article("Art. 66")
+def test_a_reconnection_storm_costs_the_same_few_statements_for_a_batch_of_two_or_of_eight(working_cab):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    holders = [working_cab().holder for _ in range(8)]
+    cabs.go_online_many([(h, f"first-{k}") for k, h in enumerate(holders)])  # the compliance facts are read once
+    Cab.objects.update(online=False)  # then the process restarts
+    CabConnection.objects.all().delete()
+
+    def statements(people, tag):
+        with CaptureQueriesContext(connection) as queries:
+            outcomes = cabs.go_online_many([(p, f"{tag}-{k}") for k, p in enumerate(people)])
+        assert all(isinstance(o, Cab) and o.online for o in outcomes)
+        return len(queries)
+
+    assert statements(holders[:2], "two") == statements(holders[2:], "eight")
+
+
+def test_first_statuses_of_a_batch_each_get_their_answer_in_one_transaction(working_cab, today):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from backend.trips.models import Ride, RideStatus
+
+    free, busy, other = (cabs.go_online(working_cab().holder) for _ in range(3))
+    Ride.objects.create(cab=busy, permit=busy.permit, status=RideStatus.ON_BOARD, pickup_lat=-21.13, pickup_lon=-42.37)
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = cabs.set_status_many([(free.pk, "livre"), (busy.pk, "fora_de_servico"), (other.pk, "fora_de_servico")])
+    assert [getattr(o, "status", None) for o in outcomes] == ["livre", None, "fora_de_servico"]
+    assert outcomes[1].code == "busy"
+    assert dict(Cab.objects.filter(pk__in=[free.pk, busy.pk, other.pk]).values_list("pk", "status")) == {
+        free.pk: "livre", busy.pk: busy.status, other.pk: "fora_de_servico"}
+    assert len(queries) <= 6  # lock, rides under way, one update per status, and the transaction

@@ -58,3 +58,14 @@ def test_a_dead_worker_is_replaced_at_the_next_call(worker):
 def test_dispatch_errors_survive_pickling():
     error = pickle.loads(pickle.dumps(errors.DispatchError("cab_busy", "Este táxi já tem uma corrida em andamento.")))
     assert (error.code, error.message) == ("cab_busy", "Este táxi já tem uma corrida em andamento.")
+
+
+def test_a_refusal_of_the_law_core_survives_pickling_with_its_reasons_and_field():
+    from backend.api_errors import LawViolation
+    from taxilaw.decision import Decision, Reason
+
+    refused = LawViolation(Decision.refuse(Reason("Art. 43", "meter_unreadable", "Taxímetro ilegível: {why}", {"why": "lacre"})),
+                           field="meter_total")
+    error = pickle.loads(pickle.dumps(refused))
+    assert (error.detail, error.field, error.reasons) == (refused.detail, "meter_total", refused.reasons)
+    assert error.payload() == refused.payload()
