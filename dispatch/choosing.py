@@ -79,14 +79,14 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
   SELECT {columns},
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
-  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND c.zone <> %s AND {where}
+  WHERE c.status = '{free}' AND c.online AND c.position_at >= %s AND c.zone <> %s AND {where}
     AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
   ORDER BY flat2, c.id LIMIT %s
 ) c
 JOIN registry_permit p ON p.id = c.permit_id
 JOIN registry_person d ON d.id = c.driver_id
 ORDER BY c.flat2, c.id
-""".replace("{columns}", ", ".join(f"c.{name}" for name in _CAB_COLUMNS))
+""".replace("{columns}", ", ".join(f"c.{name}" for name in _CAB_COLUMNS)).replace("{free}", CabStatus.FREE)
 
 
 def _placeholders(values) -> str:
@@ -102,7 +102,7 @@ def _free_rows(lat: float, lon: float, shrink: float, column: str, among: list, 
     if not among:
         return []
     fresh = timezone.now() - POSITION_FRESH
-    head = [lat, lat, lon, lon, shrink * shrink, CabStatus.FREE, True]
+    head = [lat, lat, lon, lon, shrink * shrink]
     # a cab last seen outside the municipality is kept on the map but is never a candidate (Art. 25)
     if connection.vendor == "postgresql":
         import psycopg
