@@ -5,6 +5,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 from geopy.distance import geodesic
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,7 @@ from backend.registry.services import permits
 from backend.trips.models import Ride
 from dispatch import choosing, grid
 from dispatch.models import Cab, Offer
-from taxilaw.geodesy import DEGREE_SCALE_MAX_DEG, segment_distance_m
+from taxilaw.geodesy import DEGREE_SCALE_MAX_DEG, degree_m, segment_distance_m
 
 CENTRE = (-21.131, -42.367)
 
@@ -77,8 +78,10 @@ STATES = {  # status, online, minutes since the position, zone
     "stale": ("livre", True, 10, "central"),
     "outside": ("livre", True, 0, "outside"),
 }
-# within a cell: anywhere, or on or next to its edges and its middle (where the 2x2 quadrant changes)
-in_cell = st.one_of(st.floats(0, 1, exclude_max=True), st.sampled_from([0.0, 1e-9, 0.4999999, 0.5, 0.5000001, 1 - 1e-9]))
+# Where in its cell the pickup is: anywhere (to 1e-9 of a cell), or on or next to the edges and the middle
+# (where the 2x2 quadrant changes). Cabs are placed to a GPS fix's 1e-7 degree: PostgreSQL refuses float
+# underflow (the statement squares differences of coordinates, none real is below 1e-154 degree).
+in_cell = st.one_of(st.integers(0, 10**9 - 1).map(lambda n: n / 1e9), st.sampled_from([0.0, 1e-9, 0.4999999, 0.5, 0.5000001, 1 - 1e-9]))
 
 
 @pytest.fixture
@@ -107,7 +110,7 @@ def _brute_force(lat, lon, cabs, exclude, wanted):
 
 @pytest.mark.django_db
 @pytest.mark.article("Art. 66")
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # each example places every cab
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # each example places every cab
 @given(
     place=st.sampled_from(PLACES),
     cell=st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
@@ -119,18 +122,20 @@ def _brute_force(lat, lon, cabs, exclude, wanted):
     wanted=st.sampled_from([1, 3, choosing.CANDIDATES_PER_OFFER]),
 )
 def test_grid_search_equals_a_brute_force_nearest_on_random_fleets(pool, place, cell, within, spread, offsets, states, excluded, wanted):
-    row, col = math.floor(place[0] / grid.CELL_DEG) + cell[0], math.floor(place[1] / grid.CELL_DEG) + cell[1]
-    lat, lon = (row + within[0]) * grid.CELL_DEG, (col + within[1]) * grid.CELL_DEG
-    now = timezone.now()
-    for cab, (dlat, dlon), state in zip(pool, offsets, states):
-        cab.status, cab.online, minutes, cab.zone = STATES[state]
-        cab.lat, cab.lon, cab.position_at, cab.state = lat + dlat * spread, lon + dlon * spread, now - timedelta(minutes=minutes), state
-        cab.cell = grid.cell_of(cab.lat, cab.lon)
-    Cab.objects.bulk_update(pool, ["status", "online", "lat", "lon", "cell", "zone", "position_at"])
-    exclude = {pool[i].pk for i in excluded}
-    found = choosing.nearest_free(lat, lon, exclude, wanted=wanted)
-    assert [(c.distance_m, c.cab.pk) for c in found] == _brute_force(lat, lon, pool, exclude, wanted)
-    assert all(c.cab.permit.number.startswith("PS-") and c.cab.driver.full_name for c in found)
+    with transaction.atomic():  # each example on its own: a failing one leaves the next a usable transaction
+        row, col = math.floor(place[0] / grid.CELL_DEG) + cell[0], math.floor(place[1] / grid.CELL_DEG) + cell[1]
+        lat, lon = (row + within[0]) * grid.CELL_DEG, (col + within[1]) * grid.CELL_DEG
+        now = timezone.now()
+        for cab, (dlat, dlon), state in zip(pool, offsets, states):
+            cab.status, cab.online, minutes, cab.zone = STATES[state]
+            cab.lat, cab.lon = round(lat + dlat * spread, 7), round(lon + dlon * spread, 7)
+            cab.position_at, cab.state = now - timedelta(minutes=minutes), state
+            cab.cell = grid.cell_of(cab.lat, cab.lon)
+        Cab.objects.bulk_update(pool, ["status", "online", "lat", "lon", "cell", "zone", "position_at"])
+        exclude = {pool[i].pk for i in excluded}
+        found = choosing.nearest_free(lat, lon, exclude, wanted=wanted)
+        assert [(c.distance_m, c.cab.pk) for c in found] == _brute_force(lat, lon, pool, exclude, wanted)
+        assert all(c.cab.permit.number.startswith("PS-") and c.cab.driver.full_name for c in found)
 
 
 @pytest.mark.article("Art. 66")
@@ -159,3 +164,24 @@ def test_each_block_adds_new_cells_and_no_point_outside_it_is_nearer_than_its_re
     assert grid.cell_of(lat, lon) in next(grid.blocks(lat, lon, shrink, ()))[0]
     assert reaches == sorted(reaches) and reaches[0] >= 0.5 * grid.CELL_DEG * shrink * (1 - 1e-9)
     assert len(seen) == (2 * choosing.MAX_RINGS + 1) ** 2
+
+
+@pytest.mark.django_db
+@pytest.mark.article("Art. 66")
+def test_cabs_tied_by_the_flat_distance_beyond_the_limit_are_read_before_the_answer(pool):
+    """Twelve cabs on one circle of the statement's flat distance: it returns ten of them (the limit) in an
+    order of rounding errors, while the recorded distances rank them otherwise; the search reads them all."""
+    lat, lon = (math.floor(CENTRE[0] / grid.CELL_DEG) + 1e-6) * grid.CELL_DEG, (math.floor(CENTRE[1] / grid.CELL_DEG) + 1e-6) * grid.CELL_DEG
+    per_lat, per_lon = degree_m(lat)
+    radius = 300 / per_lat  # in degrees of latitude: well inside the pickup's quadrant
+    now = timezone.now()
+    for i, cab in enumerate(pool):
+        angle = 2 * math.pi * i / 12
+        cab.lat, cab.lon = lat + radius * math.sin(angle), lon + radius * math.cos(angle) * per_lat / per_lon
+        cab.status, cab.online, cab.zone, cab.position_at = ("livre" if i < 12 else "ocupado"), True, "central", now
+        cab.cell, cab.state = grid.cell_of(cab.lat, cab.lon), "free" if i < 12 else "busy"
+    Cab.objects.bulk_update(pool, ["status", "online", "lat", "lon", "cell", "zone", "position_at"])
+    expected = _brute_force(lat, lon, pool, set(), choosing.CANDIDATES_PER_OFFER)
+    first_ten = {row[0] for row in choosing._free_rows(lat, lon, per_lon / per_lat, "cell", [c.cell for c in pool], set(), 10)}
+    assert {pk for _d, pk in expected} - first_ten  # the case: the statement's ten miss one of the nearest
+    assert [(c.distance_m, c.cab.pk) for c in choosing.nearest_free(lat, lon, set())] == expected
