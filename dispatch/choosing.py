@@ -183,8 +183,9 @@ def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDID
 
     The database returns the nearest few cabs of each block's new cells by the flat distance at the
     pickup's scale; those get the distance the offer records (``taxilaw.geodesy``). The search stops
-    when the ``wanted``-th found is nearer than any cab not read can be: beyond the block's reach, or
-    beyond the last row of cells whose rows the limit cut. Most searches read the pickup's 2x2 quadrant only.
+    when the ``wanted``-th found is nearer than any cab not read can be: one outside the block is beyond
+    its reach, one the statement's limit left out is no nearer than the last row it returned. Most
+    searches read the pickup's 2x2 quadrant only.
     """
     per_lat, per_lon = degree_m(lat)
     shrink = per_lon / per_lat
