@@ -42,10 +42,11 @@ class LoginScreen(Screen):
     button_text = StringProperty("Entrar")
     username = StringProperty("")
     error = StringProperty("")
+    busy = BooleanProperty(False)
 
     def refresh(self, s: Session) -> None:
         self.username = s.login.username
-        self.error = s.login.error
+        self.error, self.busy, self.button_text = s.login.error, s.login.busy, s.login.button_text
 
 
 class CardsScreen(Screen):
@@ -66,9 +67,12 @@ class CardsScreen(Screen):
     seal_valid_until = StringProperty("")
     warnings = StringProperty("")
     compliance = StringProperty("")
+    status = StringProperty("")
+    can_retry = BooleanProperty(False)
 
     def refresh(self, s: Session) -> None:
         c = s.cards
+        self.status, self.can_retry = c.status_text, c.can_retry
         for attr in ("cmt_title", "cvi_title", "initials", "role_label", "cmt_number", "cmt_valid_until",
                      "cmt_permit", "plate", "model_text", "colour", "cvi_permit", "rank_text", "seal_number",
                      "seal_valid_until"):
@@ -361,7 +365,7 @@ class DriverApp(App):
             return
         s = self.session
         target = s.navigator.screen_for(self.sm.current, s.offer.active, s.ride.status if s.ride else "", s.meter.running,
-                                        en_route=s.flag.state.value == "a_caminho")
+                                        en_route=s.flag.state.value == "a_caminho", logged_in=s.login.logged_in)
         if target is not None and target != self.sm.current:
             self._switch(target)
         for screen in (self.sm.screens if everything else [self.sm.current_screen]):
@@ -396,6 +400,9 @@ class DriverApp(App):
     def split_reload(self) -> None:
         self.session.split.retry(self.session.today())
 
+    def cards_reload(self) -> None:
+        self.session.load_me()
+
     def _switch(self, name: str) -> None:
         sm = self.sm
         if sm.transition.is_active:  # finish the previous switch first (two quick taps)
@@ -418,15 +425,16 @@ class DriverApp(App):
         self.full_screen = self.session.cards.full_screen
 
     def do_login(self, username: str, password: str) -> None:
-        if self.session.login.login(username, password):
-            self.session.after_login()
-            self.go("cards")
+        """The login runs off the UI thread ("Entrando…"); once logged in, the cards."""
+        self.session.login.login(username, password, then=self._logged_in)
         self.refresh()
 
+    def _logged_in(self) -> None:
+        self.session.after_login()
+        self.go("cards")
+
     def do_logout(self) -> None:
-        self.session.flag.go_off_duty()
-        self.session.dispatch.close()
-        self.session.login.logout()
+        self.session.logout()
         self.go("login")
 
     def flag_free(self) -> None:

@@ -1,7 +1,7 @@
 """Clients of the platform's services, behind small interfaces.
 
 * :class:`RegistryClient` -- the registry API that exists today
-  (``POST /api/auth/token/``, ``GET /api/me/``); :class:`HttpRegistryClient`
+  (``POST /api/auth/token/``, ``GET /api/me/``, ``POST /api/auth/logout/``); :class:`HttpRegistryClient`
   talks to it with the standard library only (runs on Android unchanged).
 * :class:`DispatchClient` -- the radio-taxi dispatch websocket;
   :class:`driver_app.ws.WsDispatchClient` speaks the real protocol,
@@ -64,6 +64,9 @@ class RegistryClient(Protocol):
     def me(self, token: str) -> dict[str, Any]:
         """``GET /api/me/`` -> {person, cmt, cvi, compliance}."""
 
+    def logout(self, token: str) -> None:
+        """``POST /api/auth/logout/``: the server revokes the token."""
+
 
 class HttpRegistryClient:
     def __init__(self, base_url: str, timeout: float = 10.0):
@@ -93,6 +96,9 @@ class HttpRegistryClient:
 
     def me(self, token: str) -> dict[str, Any]:
         return self._request("GET", "/api/me/", token=token)
+
+    def logout(self, token: str) -> None:
+        self._request("POST", "/api/auth/logout/", token=token)
 
 
 DEMO_ME: dict[str, Any] = {
@@ -141,6 +147,12 @@ class FakeRegistry:
         if token not in self.tokens:
             raise AuthError("401")
         return json.loads(json.dumps(self.me_payload))
+
+    def logout(self, token: str) -> None:
+        if not self.online:
+            raise NetworkError("offline")
+        if self.tokens.pop(token, None) is None:
+            raise AuthError("401")
 
 
 # -- dispatch -----------------------------------------------------------------------------

@@ -94,16 +94,43 @@ def main(out_dir: str) -> int:
                                       else session.flag.display_state)
         manifest[name] = entry
 
+    class HeldCalls(list):
+        """Keeps the network calls until the script lets them run: the screens' waiting states."""
+
+        def submit(self, fn):
+            self.append(fn)
+
     def script():
         yield
         shot("login")
+        form = app.sm.get_screen("login").ids
+        form.username.text, form.password.text = "demo", "demo"
+        registry = session.extras["registry"]
+        registry.online = False
         app.do_login("demo", "demo")
+        yield
+        shot("login_offline")
+        registry.online = True
+        inline, session.background.executor = session.background.executor, HeldCalls()
+        app.do_login("demo", "demo")  # the driver tries again
+        yield
+        shot("login_busy")
+        held, session.background.executor = session.background.executor, inline
+        for call in held:
+            call()  # the token: logged in, the cards
         yield
         shot("cards")
         app.toggle_full_screen()
         yield
         shot("cards_fullscreen")
         app.toggle_full_screen()
+        registry.online = False
+        clock.advance(60)
+        app.cards_reload()  # offline: the copy saved at the login
+        yield
+        shot("cards_offline")
+        registry.online = True
+        app.cards_reload()
         app.go("flag")
         yield
         shot("flag_fora_de_servico")

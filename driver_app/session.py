@@ -15,7 +15,6 @@ from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 
 from .background import Background
 from .clients import (
-    ApiError,
     FakeDispatch,
     FakePayments,
     FakeRanks,
@@ -37,6 +36,7 @@ from .viewmodels import (
     CardsViewModel,
     FlagViewModel,
     LoginViewModel,
+    MeAnswer,
     MeterViewModel,
     Navigator,
     OfferViewModel,
@@ -79,6 +79,7 @@ class Session:
     navigator: Navigator = field(default_factory=Navigator)
     payment: Optional[PaymentViewModel] = None
     ranks: Optional[RanksViewModel] = None
+    background: Background = field(default_factory=Background)  # the network calls' worker (inline: demo, tests)
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -86,19 +87,42 @@ class Session:
         return local_time(self.clock()).date()
 
     def after_login(self) -> None:
-        """Load the cards, apply compliance to the flag, connect dispatch, load the split."""
-        me = self.login.fetch_me()
-        self.load_tariff()
-        self.cards.load(me, self.today())
-        self.flag.set_compliance((me or {}).get("compliance") if me else None)
+        """Connect dispatch with the token and ask, all at once and off the UI thread, for the cards
+        (``/api/me/``: then the flag's compliance and the split, which needs the role), the tariff, the Pix
+        terms and the queued payments: none waits for another."""
         if self.login.token:
             self.dispatch.connect(self.login.token, self.on_dispatch)
-        self.split.load(self.today(), self.cards.role)
+        self.load_me()
+        self.load_tariff()
         if self.payment is not None:
             self.payment.load_terms()
             self.payment.flush()
         if self.meter.running:
             self.flag.trip_started(self.meter.last, street=self.meter.ride_id is None)
+
+    def load_me(self) -> None:
+        """``/api/me/`` off the UI thread ("Tentar de novo" on the cards asks again)."""
+        self.cards.begin_loading()
+        self.login.fetch_me(self._me_answered)
+
+    def _me_answered(self, answer: MeAnswer) -> None:
+        if not self.login.logged_in:  # the token expired: the session ends here
+            self.cards.load(None, self.today())
+            self._leave()
+            return
+        me = answer.me
+        self.cards.load(me, self.today(), answer.unreachable, answer.saved_at)
+        self.flag.set_compliance(me.get("compliance") if me else None)
+        self.split.load(self.today(), self.cards.role)
+
+    def logout(self) -> None:
+        """Out of service, the socket closed, the token forgotten (and revoked on the server, best-effort)."""
+        self._leave()
+        self.login.logout()
+
+    def _leave(self) -> None:
+        self.flag.go_off_duty()
+        self.dispatch.close()
 
     def on_dispatch(self, msg: dict) -> None:
         """A dispatch message, on the UI thread."""
@@ -121,22 +145,16 @@ class Session:
         (``/api/tariffs/current/``), cached for offline use (Art. 43, Art. 45).
 
         Offline: the last answer received (``tariff.json``), and the meter's tariff line says so. Without
-        a decree in force, or offline before any answer, the meter does not start. The demo session keeps
-        the built-in tariff."""
+        a decree in force, or offline before any answer, the meter does not start. Asked off the UI thread:
+        meanwhile the tariff line says "Carregando…" and no trip starts. The demo session keeps the built-in
+        tariff."""
         if self.tariffs is None:
             return
-        try:
-            current = self.tariffs.current(self.login.token or "")
-        except NetworkError:
-            cached = self.store.load(TARIFF_FILE)
-            if cached and cached.get("tariff"):
-                self._apply(cached, "Sem conexão: última tarifa recebida do servidor.")
-            else:
-                self.meter.set_tariff(None, "Sem conexão e nenhuma tarifa recebida do servidor: o taxímetro não pode "
-                                            "ser iniciado (Art. 45).")
-            return
-        except ApiError:
-            return  # the server answered an error: keep what the meter has
+        token = self.login.token or ""
+        self.meter.tariff_requested()
+        self.background.run(lambda: self.tariffs.current(token), self._tariff_answered, self._tariff_failed)
+
+    def _tariff_answered(self, current: dict) -> None:
         if current.get("tariff"):
             self._apply(current, "")
             self.store.save(TARIFF_FILE, {"tariff": current["tariff"], "meter": current.get("meter") or {},
@@ -145,6 +163,17 @@ class Session:
         else:
             self.store.delete(TARIFF_FILE)
             self.meter.set_tariff(None, "Nenhuma tarifa decretada em vigor: o taxímetro não pode ser iniciado (Art. 45).")
+
+    def _tariff_failed(self, exc: Exception) -> None:
+        if not isinstance(exc, (NetworkError, ConnectionError, OSError)):
+            self.meter.tariff_unanswered()  # the server answered an error: keep what the meter has
+            return
+        cached = self.store.load(TARIFF_FILE)
+        if cached and cached.get("tariff"):
+            self._apply(cached, "Sem conexão: última tarifa recebida do servidor.")
+        else:
+            self.meter.set_tariff(None, "Sem conexão e nenhuma tarifa recebida do servidor: o taxímetro não pode "
+                                        "ser iniciado (Art. 45).")
 
     def _apply(self, answer: dict, note: str) -> None:
         config = answer.get("meter") or {}
@@ -179,6 +208,8 @@ class Session:
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
+        if not self.login.logged_in:  # the token expired during the trip: the cab leaves service now
+            self.flag.go_off_duty()
 
     def on_trip_confirmed(self, trip: dict, result) -> None:
         """The central recorded a trip: this week's split now includes its fare; its payment can be sent."""
@@ -201,9 +232,11 @@ class Session:
 def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
                   clock: Optional[Callable[[], datetime]] = None, tariff: Tariff = MURIAE_DEMO_TARIFF,
                   trace=None, post: Optional[Callable[[Callable[[], None]], None]] = None,
-                  gps: Optional[GpsSource] = None, phone: Optional[Phone] = None) -> Session:
+                  gps: Optional[GpsSource] = None, phone: Optional[Phone] = None,
+                  background: Optional[Background] = None) -> Session:
     """``post`` runs a callback of the dispatch socket's thread on the UI thread (``--api`` mode): the
-    dispatch messages and the answers to finished trips."""
+    dispatch messages and the answers to finished trips.  ``background`` runs every HTTP call (default: a
+    worker pool posting back with ``post``; inline for the demo's in-memory fakes)."""
     clock = clock or utcnow
     store = JsonStore(app_dir)
     holidays = municipal_holiday_dates(range(clock().year - 1, clock().year + 2))
@@ -242,14 +275,14 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     if phone is None:
         phone = AndroidPhone() if _on_android() else DesktopPhone()
     shared = SharedGps(gps)
-    login = LoginViewModel(store, registry)
+    if background is None:  # the demo's in-memory fakes answer at once: inline
+        background = Background() if demo or not api else Background(post)
+    login = LoginViewModel(store, registry, background, clock)
     flag = FlagViewModel(clock, holidays, dispatch=dispatch)
     meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token,
-                           post=post)
+                           post=post, background=background)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)
     offer = OfferViewModel(dispatch, flag, clock, phone=phone)
-    # Network calls off the UI thread; the demo's in-memory fakes answer at once, inline.
-    background = Background() if demo or not api else Background(post)
     split = SplitViewModel(statements, token=lambda: login.token, background=background)
     ride = RideViewModel(dispatch, flag, clock, phone=phone)
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
@@ -258,7 +291,8 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
                       {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs, "phone": phone},
                       ride=ride, reporter=reporter, tariffs=tariffs,
-                      payment=PaymentViewModel(store, payments, token=lambda: login.token), ranks=rank_vm)
+                      payment=PaymentViewModel(store, payments, token=lambda: login.token, background=background),
+                      ranks=rank_vm, background=background)
     session.extras["payments"], session.extras["ranks"] = payments, ranks
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session

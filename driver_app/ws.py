@@ -76,6 +76,7 @@ Post = Callable[[Callable[[], None]], None]
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 POLICY_CLOSE = 4008  # the server's policy close (suspension, not allowed, flood)
 RETRY_S = 30.0  # the server answered but did not record the trip (or did not answer): try again after this
+CLOSE_TIMEOUT_S = 1.0  # close() waits this long for the server's close frame (it runs on the UI thread)
 
 Answer = Callable[[Optional[dict[str, Any]], Optional[BaseException]], None]
 
@@ -286,8 +287,12 @@ class WsDispatchClient:
         while not self._closing.is_set():
             close_code = None
             try:
-                async with connect(self.url, additional_headers={"Authorization": f"Token {self.token}"},
-                                   open_timeout=self.open_timeout, max_size=2 ** 21, logger=socket_log) as ws:
+                ws = await self._unless_closing(connect(
+                    self.url, additional_headers={"Authorization": f"Token {self.token}"}, open_timeout=self.open_timeout,
+                    close_timeout=CLOSE_TIMEOUT_S, max_size=2 ** 21, logger=socket_log))
+                if ws is None:
+                    return  # closed during the handshake
+                async with ws:
                     attempt = 0
                     await self._serve(ws)
                     close_code = ws.close_code
@@ -315,6 +320,21 @@ class WsDispatchClient:
                 await asyncio.wait_for(self._closing.wait(), delay)
             except asyncio.TimeoutError:
                 pass
+
+    async def _unless_closing(self, opening) -> Any:
+        """``await opening`` (the handshake), or None as soon as :meth:`close` is asked: a handshake that hangs
+        (a captive portal, a dying network) would otherwise hold ``close`` -- the logout, on the UI thread --
+        for ``open_timeout``."""
+        handshake = asyncio.ensure_future(opening)
+        closing = asyncio.ensure_future(self._closing.wait())
+        try:
+            await asyncio.wait({handshake, closing}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closing.cancel()
+        if not handshake.done():
+            handshake.cancel()
+            return None
+        return handshake.result()
 
     async def _serve(self, ws) -> None:
         self._ws, self._outbox = ws, asyncio.Queue()

@@ -5,7 +5,7 @@ them.  Tested without a window (tests/driver_app)."""
 from .base import Observable
 from .cards import CardsViewModel
 from .flag import DriverState, FlagViewModel
-from .login import LoginViewModel
+from .login import LoginViewModel, MeAnswer
 from .meter import MeterViewModel
 from .navigation import Navigator
 from .offer import OfferViewModel
@@ -14,6 +14,6 @@ from .ranks import RanksViewModel
 from .ride import PositionReporter, RideViewModel
 from .split import SplitViewModel
 
-__all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel",
+__all__ = ["Observable", "CardsViewModel", "DriverState", "FlagViewModel", "LoginViewModel", "MeAnswer",
            "MeterViewModel", "Navigator", "OfferViewModel", "PaymentViewModel", "PositionReporter", "RanksViewModel",
            "RideViewModel", "SplitViewModel"]

@@ -1,11 +1,16 @@
 """The driver's cards shown to passengers and inspectors: the CMT (Art. 51)
-and the cab's CVI (Art. 32), with expiry warnings."""
+and the cab's CVI (Art. 32), with expiry warnings.
+
+They come from ``/api/me/``, read off the UI thread: "Carregando os cartões…" meanwhile; offline, the copy
+saved on the phone and when it was saved, with "Tentar de novo"."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Optional
+
+from taxilaw.flags import local_time
 
 from ..formatting import br_date, parse_date
 from .base import Observable
@@ -43,6 +48,9 @@ class CardsViewModel(Observable):
         super().__init__()
         self.full_screen = False
         self.loaded = False
+        self.loading = False
+        self.unreachable = ""  # why the server's copy was not had ("Sem conexão"): the cards are the saved copy
+        self.saved_at: Optional[datetime] = None
         self.name = ""
         self.initials = ""
         self.photo_url: Optional[str] = None
@@ -66,7 +74,14 @@ class CardsViewModel(Observable):
         self.compliance_reasons: list[str] = []
         self.warnings: list[Warning_] = []
 
-    def load(self, me: Optional[dict[str, Any]], today: date) -> None:
+    def begin_loading(self) -> None:
+        self.loading = True
+        self.changed()
+
+    def load(self, me: Optional[dict[str, Any]], today: date, unreachable: str = "",
+             saved_at: Optional[datetime] = None) -> None:
+        """Show ``me``: the server's answer, or (``unreachable`` says why) the copy saved at ``saved_at``."""
+        self.loading, self.unreachable, self.saved_at = False, unreachable, saved_at
         me = me or {}
         person = me.get("person") or {}
         self.name = person.get("full_name", "")
@@ -114,6 +129,20 @@ class CardsViewModel(Observable):
         self.changed()
 
     # -- display ------------------------------------------------------------------------
+
+    @property
+    def status_text(self) -> str:
+        if self.loading:
+            return "Carregando os cartões…"
+        if not self.unreachable:
+            return ""
+        if self.saved_at is None:
+            return f"{self.unreachable}: nenhum cartão salvo neste aparelho."
+        return f"{self.unreachable}: dados salvos em {local_time(self.saved_at).strftime('%d/%m/%Y às %H:%M')}"
+
+    @property
+    def can_retry(self) -> bool:
+        return bool(self.unreachable) and not self.loading
 
     @property
     def rank_text(self) -> str:

@@ -55,13 +55,15 @@ class FlagViewModel(Observable):
     # -- compliance --------------------------------------------------------------------
 
     def set_compliance(self, compliance: Optional[dict[str, Any]]) -> None:
-        """``/api/me/`` compliance: a driver who may not work stays out of service."""
+        """``/api/me/`` compliance: a driver who may not work stays out of service.  It may answer during a trip
+        (it is read off the UI thread): the passenger aboard is driven to the end, then the cab goes out of
+        service (:meth:`trip_ended`)."""
         if compliance is None:
             self.allowed, self.blocked_reasons = False, ["Sem permissão vinculada."]
         else:
             self.allowed = bool(compliance.get("allowed"))
             self.blocked_reasons = [r.get("message", "") for r in compliance.get("reasons", [])]
-        if not self.allowed and self.state != DriverState.FORA_DE_SERVICO:
+        if not self.allowed and self.state not in (DriverState.FORA_DE_SERVICO, DriverState.OCUPADO):
             self._set(DriverState.FORA_DE_SERVICO)
         self.changed()
 

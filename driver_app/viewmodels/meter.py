@@ -10,7 +10,9 @@ the trip and shows the fare at once (the meter's total, Art. 43), then hands
 the trip to the trips client, whose ``submit`` returns at once; its answer
 arrives later on another thread and ``post`` (``Clock.schedule_once`` in the
 Kivy app, a queue in tests) brings it back to the UI thread: confirmed, kept
-in the queue for later, or refused with the server's message.
+in the queue for later, or refused with the server's message.  A client with
+only a blocking ``upload`` is called through ``Background`` (a worker), never
+on the UI thread.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from taxilaw.flags import Flag
 from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
 from taxilaw.tariffs import Tariff, apply_correction
 
+from ..background import Background
 from ..clients import TripResult, TripsClient, upload_result
 from ..formatting import brl, hms, km
 from ..gps import GpsSource
@@ -49,7 +52,7 @@ class MeterViewModel(Observable):
     def __init__(self, store: JsonStore, tariff: Tariff, gps: GpsSource, clock: Callable[[], datetime],
                  municipal_holidays: Collection[date] = (), params: MeterParams = DEFAULT_METER_PARAMS,
                  trips: Optional[TripsClient] = None, token: Callable[[], Optional[str]] = lambda: None,
-                 save_every_s: float = 5.0, post: Optional[Post] = None):
+                 save_every_s: float = 5.0, post: Optional[Post] = None, background: Optional[Background] = None):
         super().__init__()
         self.store = store
         self.tariff = tariff
@@ -66,10 +69,12 @@ class MeterViewModel(Observable):
         self.correction: Optional[dict[str, Any]] = None  # the cab's correction table (Art. 45, §3), for the next trips
         self.trip_correction: Optional[dict[str, Any]] = None  # the one the running (or last) trip is paid under
         self.tariff_note = ""  # where the tariff came from when it is not the server's ("sem conexão...")
+        self.tariff_loading = False  # the server's tariff is being asked: no trip starts on the one held before
         self.sync_message = ""  # the last answer worth telling: a trip refused for good, a street trip recorded
         self.retry_note = ""  # why the queue waits although the central answered ("not allowed now"...)
         self.sending: Optional[str] = None  # trip_id handed to the trips client, its answer not back yet
         self.post: Post = post or (lambda fn: fn())  # runs an answer on the UI thread (Kivy: Clock)
+        self.background = background or Background()
         self.on_trip_confirmed: Optional[Callable[[dict[str, Any], TripResult], None]] = None
         self._retry_at: Optional[datetime] = None
         self.trace: list[dict[str, Any]] = []
@@ -119,15 +124,26 @@ class MeterViewModel(Observable):
         table (``factor``, ``authorization``, ``valid_until``) that converts the reading of a taxímetro not yet afered
         for the tariff in force (Art. 45, §3)."""
         self.tariff, self.tariff_note, self.correction = tariff, note, correction
+        self.tariff_loading = False
         if municipal_holidays is not None:
             self.municipal_holidays = frozenset(municipal_holidays)
         if params is not None:
             self.params = params
         self.changed()
 
+    def tariff_requested(self) -> None:
+        """The server's tariff was asked (``Session.load_tariff``): the tariff line says so until it answers."""
+        self.tariff_loading = True
+        self.changed()
+
+    def tariff_unanswered(self) -> None:
+        """The server answered the tariff with an error: the meter keeps the tariff it has."""
+        self.tariff_loading = False
+        self.changed()
+
     @property
     def can_start(self) -> bool:
-        return self.tariff is not None and not self.running
+        return self.tariff is not None and not self.running and not self.tariff_loading
 
     def start(self, ride_id: Optional[int] = None) -> MeterReading:
         """Start the trip: the bandeirada is registered at once (Art. 1, VII); never without a decreed tariff (Art. 45)."""
@@ -227,10 +243,15 @@ class MeterViewModel(Observable):
             else:
                 self.post(lambda: self._answered(trip["trip_id"], result))
 
+        def failed(exc: Exception) -> None:  # the upload raised what upload_result does not turn into a result
+            done(TripResult.rejected("invalid", str(exc)) if isinstance(exc, (KeyError, TypeError, ValueError))
+                 else TripResult.queued("error"))
+
         try:
-            if submit is None:  # a client without submit answers at once (the in-memory fakes)
-                return upload_result(self.trips, token, trip)
-            submit(token, trip, done)
+            if submit is None:  # a blocking upload: on a worker (inline with the demo's in-memory fakes)
+                self.background.run(lambda: upload_result(self.trips, token, trip), done, failed)
+            else:
+                submit(token, trip, done)
         except (KeyError, TypeError, ValueError) as exc:  # a queue item the client cannot even encode
             return TripResult.rejected("invalid", str(exc))
         finally:
@@ -332,6 +353,8 @@ class MeterViewModel(Observable):
 
     @property
     def tariff_text(self) -> str:
+        if self.tariff_loading:
+            return "Carregando a tarifa em vigor…"
         t = self.tariff
         if t is None:
             return self.tariff_note

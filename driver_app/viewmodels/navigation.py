@@ -13,11 +13,14 @@ class Navigator:
         self.before_offer: Optional[str] = None  # the screen the offer took over
 
     def screen_for(self, current: str, offer_active: bool, ride_status: str, meter_running: bool,
-                   en_route: bool = False) -> Optional[str]:
+                   en_route: bool = False, logged_in: bool = True) -> Optional[str]:
         """The screen to switch to now, or None to stay; ``en_route``: the cab is a caminho (an offer accepted,
-        its ride perhaps not yet confirmed by the central)."""
+        its ride perhaps not yet confirmed by the central); not ``logged_in`` (the token expired): the login,
+        once the running trip has ended."""
         if current == "login":
             return None
+        if not logged_in and not meter_running:
+            return "login"
         if offer_active:
             if current != "offer":
                 self.before_offer = current

@@ -5,6 +5,7 @@ key the authorization names (``pix_terms``, cached in ``pix_terms.json`` at logi
 ``payment_queue.json`` and is sent (``POST /api/rides/<id>/payment/``) once the central has recorded the trip
 (:meth:`PaymentViewModel.on_trip_confirmed`: a dispatched ride completed, a street or ponto trip given its
 number), since only a completed ride can be paid. A refusal is shown and the entry dropped; offline it waits.
+The terms and the payments are sent off the UI thread (``Background``), one payment in flight at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any, Callable, Optional
 from taxilaw import pix
 from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX
 
-from ..clients import ApiError, NetworkError, PaymentsClient, RejectedError
+from ..background import Background
+from ..clients import PaymentsClient, RejectedError
 from ..formatting import brl
 from ..storage import JsonStore
 from .base import Observable
@@ -28,11 +30,13 @@ METHOD_TEXTS = {METHOD_CASH: "Dinheiro", METHOD_PIX: "Pix", METHOD_CARD: "Cartã
 class PaymentViewModel(Observable):
     title = "Pagamento da corrida"
 
-    def __init__(self, store: JsonStore, payments: PaymentsClient, token: Callable[[], Optional[str]] = lambda: None):
+    def __init__(self, store: JsonStore, payments: PaymentsClient, token: Callable[[], Optional[str]] = lambda: None,
+                 background: Optional[Background] = None):
         super().__init__()
         self.store = store
         self.payments = payments
         self.token = token
+        self.background = background or Background()
         self.terms: dict[str, Any] = store.load(TERMS_FILE, {}) or {}
         self.queue: list[dict[str, Any]] = list(store.load(QUEUE_FILE, []) or [])
         self.fare: Optional[Decimal] = None
@@ -42,15 +46,18 @@ class PaymentViewModel(Observable):
         self.pix_payload = ""
         self.message = ""
         self.numbered: dict[str, int] = {}  # trip_id -> ride number of the trips the central recorded
+        self.sending: Optional[dict[str, Any]] = None  # the queue entry handed to the client, its answer not back
 
     # -- terms ----------------------------------------------------------------------------------
 
     def load_terms(self) -> None:
-        """Whose Pix key receives the fares (the authorization's term); the last answer is kept for offline."""
-        try:
-            self.terms = self.payments.pix_terms(self.token() or "") or {}
-        except (ApiError, ConnectionError, OSError):
-            return
+        """Whose Pix key receives the fares (the authorization's term), asked off the UI thread; the last answer
+        is kept for offline (and kept as it is when the server cannot be asked)."""
+        token = self.token() or ""
+        self.background.run(lambda: self.payments.pix_terms(token), self._terms, lambda _exc: None)
+
+    def _terms(self, terms: Optional[dict[str, Any]]) -> None:
+        self.terms = terms or {}
         self.store.save(TERMS_FILE, self.terms)
         self.changed()
 
@@ -106,28 +113,34 @@ class PaymentViewModel(Observable):
         self.store.save(QUEUE_FILE, self.queue)
         self.flush()
 
-    def flush(self) -> int:
-        """Send every queued payment whose trip the central recorded; returns how many left the queue."""
-        sent = 0
-        for entry in list(self.queue):
-            if not (entry.get("ride_id") and entry.get("recorded")):
-                continue
-            try:
-                self.payments.record(self.token() or "", int(entry["ride_id"]), entry["method"],
-                                     entry.get("card_machine", "driver"))
-            except NetworkError:
-                break
-            except RejectedError as exc:
-                if exc.code != "payment_already_recorded":  # sent before, its answer lost: nothing to tell
-                    self.message = exc.message or exc.code
-            except ApiError:
-                break
-            self.queue.remove(entry)
-            sent += 1
+    def flush(self) -> None:
+        """Send the queued payments whose trip the central recorded, in order, one at a time off the UI thread;
+        each answer sends the next. Offline (or an error of the server) the queue waits for the next flush."""
+        if self.sending is not None:
+            return
+        entry = next((e for e in self.queue if e.get("ride_id") and e.get("recorded")), None)
+        if entry is None:
+            return
+        self.sending = entry
+        self.changed()
+        token, ride_id = self.token() or "", int(entry["ride_id"])
+        self.background.run(
+            lambda: self.payments.record(token, ride_id, entry["method"], entry.get("card_machine", "driver")),
+            lambda _answer: self._answered(entry, None), lambda exc: self._answered(entry, exc))
+
+    def _answered(self, entry: dict[str, Any], error: Optional[Exception]) -> None:
+        """The answer to the payment in flight, on the UI thread: recorded or refused, it leaves the queue."""
+        self.sending = None
+        if error is not None and not isinstance(error, RejectedError):
+            self.changed()  # no network, the server failed: it stays queued
+            return
+        # already recorded: sent before, its answer lost; nothing to tell
+        if isinstance(error, RejectedError) and error.code != "payment_already_recorded":
+            self.message = error.message or error.code
+        self.queue = [e for e in self.queue if e is not entry]
         self.store.save(QUEUE_FILE, self.queue)
-        if sent:
-            self.changed()
-        return sent
+        self.changed()
+        self.flush()
 
     def done(self) -> None:
         """Back to the meter: the payment screen closes."""
@@ -154,6 +167,8 @@ class PaymentViewModel(Observable):
     @property
     def queue_text(self) -> str:
         waiting = len(self.queue)
+        if self.sending is not None:
+            return "Enviando o pagamento à central…" + (f" (+{waiting - 1} na fila)" if waiting > 1 else "")
         return f"{waiting} pagamento(s) aguardando envio à central" if waiting else ""
 
     def qr_png(self) -> bytes:

@@ -1,4 +1,4 @@
-"""The app's HTTP client against the real registry API (live server, seeded demo)."""
+"""The app's HTTP client against the real registry API (live server, seeded demo): login, cards, logout."""
 
 import pytest
 from django.core.management import call_command
@@ -15,9 +15,11 @@ def test_login_and_cards_from_the_live_api(live_server, tmp_path, clock):
     client = HttpRegistryClient(live_server.url)
     with pytest.raises(AuthError):
         client.login("auxiliar", "wrong")
-    login = LoginViewModel(JsonStore(tmp_path / "app"), client)
-    assert login.login("auxiliar", "taxi12345")
-    me = login.fetch_me()
+    login = LoginViewModel(JsonStore(tmp_path / "app"), client)  # inline: the calls answer in order
+    login.login("auxiliar", "taxi12345")
+    answers = []
+    login.fetch_me(answers.append)
+    me = answers[0].me
     cards = CardsViewModel()
     cards.load(me, clock().date())
     assert cards.role == "auxiliar" and cards.role_label == "Motorista auxiliar"
@@ -27,6 +29,11 @@ def test_login_and_cards_from_the_live_api(live_server, tmp_path, clock):
     flag.set_compliance(me["compliance"])
     assert flag.go_free()
     holder = LoginViewModel(JsonStore(tmp_path / "holder"), client)
-    assert holder.login("permissionario", "taxi12345")
-    cards.load(holder.fetch_me(), clock().date())
+    holder.login("permissionario", "taxi12345")
+    holder.fetch_me(answers.append)
+    cards.load(answers[1].me, clock().date())
     assert cards.role_label == "Permissionário"
+    token = holder.token
+    holder.logout()  # POST /api/auth/logout/: the server revokes the token
+    with pytest.raises(AuthError):
+        client.me(token)

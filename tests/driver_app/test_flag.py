@@ -48,6 +48,17 @@ def test_driver_not_allowed_to_work_cannot_go_free(clock):
     assert not vm.can_go_free
 
 
+@pytest.mark.article("Art. 51")
+def test_a_refusal_that_answers_during_a_trip_takes_the_cab_out_of_service_when_it_ends(clock):
+    vm = FlagViewModel(clock)
+    vm.go_free()
+    vm.trip_started(None)  # a trip resumed at start-up; /api/me/ answers later, off the UI thread
+    vm.set_compliance({"allowed": False, "reasons": [{"message": "CMT vencida."}]})
+    assert vm.state == DriverState.OCUPADO  # the passenger aboard is driven to the end
+    vm.trip_ended()
+    assert vm.state == DriverState.FORA_DE_SERVICO and not vm.go_free()
+
+
 @pytest.mark.article("Art. 45, I")
 def test_free_on_a_working_day_shows_bandeira_i(clock):
     vm = FlagViewModel(clock)

@@ -171,3 +171,27 @@ def test_a_correction_table_converts_the_reading_the_passenger_pays_and_survives
     assert "cobrar R$ " + f"{due:.2f}".replace(".", ",") in restarted.status_text
     plain, _ = make(JsonStore(tmp_path / "plain"), clock)
     assert plain.fare_due(Decimal("21.00")) == Decimal("21.00")  # no table: the reading (Art. 45, §5)
+
+
+def test_a_blocking_upload_runs_on_a_worker_one_trip_at_a_time(store, clock):
+    from driver_app.background import Background
+
+    from .test_ranks import HeldExecutor, UiPosts
+
+    executor, ui, trips = HeldExecutor(), UiPosts(), FakeTrips()  # FakeTrips has only the blocking upload
+    gps = ReplayGps(demo_trace(), clock)
+    vm = MeterViewModel(store, T, gps, clock, trips=trips, token=lambda: "tok", post=ui,
+                        background=Background(ui, executor))
+    for _ in range(2):
+        vm.start()
+        run(vm, gps, clock, 5)
+        vm.stop()  # returns at once: the upload waits for a worker
+    assert trips.uploaded == [] and len(executor.jobs) == 1
+    assert vm.sync_text == "Enviando à central: aguardando confirmação… (+1 na fila)"
+    executor.run_all()
+    assert len(trips.uploaded) == 1 and len(vm.queue) == 2  # uploaded; applied only on the UI thread
+    ui.drain()
+    assert len(vm.queue) == 1 and len(executor.jobs) == 1  # the answer sent the next trip
+    executor.run_all()
+    ui.drain()
+    assert vm.queue == [] and vm.sync_text == "Corridas sincronizadas" and len(trips.uploaded) == 2

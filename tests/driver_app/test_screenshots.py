@@ -119,7 +119,7 @@ def close(rgb, expected, tol=6):
     return all(abs(a - b) <= tol for a, b in zip(rgb, expected))
 
 
-EXPECTED_SCREENS = {"login", "cards", "cards_fullscreen", "flag_fora_de_servico", "flag_livre", "offer",
+EXPECTED_SCREENS = {"login", "login_offline", "login_busy", "cards", "cards_fullscreen", "cards_offline", "flag_fora_de_servico", "flag_livre", "offer",
                     "ride_accepted", "ride_cancel_reasons", "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1",
                     "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split",
                     "split_empty", "ranks_visitor_refused"}
@@ -144,6 +144,15 @@ def test_login_screen(shots):
     assert "Cartões" not in texts  # no navigation before login
 
 
+def test_the_login_says_offline_lets_the_driver_retry_and_shows_entrando_while_it_runs(shots):
+    offline = shots["login_offline"]
+    assert offline["screen"] == "login" and "Sem conexão com o servidor. Tente novamente." in offline["texts"]
+    assert "Entrar" in offline["buttons"] and offline["disabled"] == []  # try again
+    busy = shots["login_busy"]
+    assert busy["screen"] == "login" and busy["disabled"] == ["Entrando…"]
+    assert "Sem conexão com o servidor. Tente novamente." not in busy["texts"]
+
+
 def test_cards_screen(shots):
     texts = shots["cards"]["texts"]
     for t in ["CMT – Carteira de Motorista de Táxi", "José da Silva Pereira", "Motorista auxiliar",
@@ -151,9 +160,16 @@ def test_cards_screen(shots):
               "Placa GXY-4B21", "Chevrolet Spin LTZ 2022 · branca", "Permissão P-017",
               "Ponto: Ponto da Praça João Pinheiro", "CMT vence em 16 dias (20/03/2026)", "Mostrar em tela cheia"]:
         assert t in texts, t
+    assert "Tentar de novo" not in shots["cards"]["buttons"]  # the server's answer: no status
     full = shots["cards_fullscreen"]["texts"]
     assert "Sair da tela cheia" in full and "Placa GXY-4B21" in full
     assert "Partilha" not in full and "Sair da conta" not in full  # navigation hidden in full screen
+
+
+def test_offline_the_cards_say_they_are_the_saved_copy_and_offer_a_retry(shots):
+    shot = shots["cards_offline"]
+    assert "Sem conexão: dados salvos em 04/03/2026 às 21:50" in shot["texts"]
+    assert "Placa GXY-4B21" in shot["texts"] and "Tentar de novo" in shot["buttons"]
 
 
 @pytest.mark.article("Art. 45, I", "Art. 45, II")

@@ -8,7 +8,8 @@ from driver_app.session import build_session, demo_offer
 def test_demo_session_end_to_end(tmp_path, clock):
     s = build_session(tmp_path / "app", demo=True, clock=clock)
     assert not s.login.logged_in
-    assert s.login.login("demo", "demo")
+    s.login.login("demo", "demo")
+    assert s.login.logged_in
     s.after_login()
     assert s.cards.plate == "GXY-4B21"
     assert s.cards.warning_texts == ["CMT vence em 16 dias (20/03/2026)"]

@@ -370,3 +370,51 @@ def test_answers_to_trips_are_sorted_into_confirmed_queued_and_rejected():
     assert frames.completes_ride(3)({"type": "ride_updated", "ride": {"id": 3}}) and not frames.completes_ride(3)({"type": "ride_updated", "ride": {"id": 4}})
     assert ride({"type": "error", "code": "wrong_state"}, None).outcome == TripResult.REJECTED
     assert ride({"type": "error", "code": "internal"}, None).outcome == TripResult.QUEUED
+
+
+def _silent_peer(handshake: bool):
+    """A TCP server that answers the websocket handshake (or not) and then never says anything again: a
+    captive portal, a network that died without a word."""
+    import base64
+    import hashlib
+    import socket
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    accepted, kept = threading.Event(), []
+
+    def serve():
+        conn, _ = srv.accept()
+        kept.append(conn)  # open, and silent
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += conn.recv(4096)
+        if handshake:
+            key = next(line.split(b":", 1)[1].strip() for line in data.split(b"\r\n")
+                       if line.lower().startswith(b"sec-websocket-key"))
+            accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        accepted.set()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, accepted, kept
+
+
+@pytest.mark.parametrize("handshake, bound_s", [(False, 0.5), (True, 2.0)])
+def test_close_returns_at_once_when_the_network_went_silent(handshake, bound_s):
+    """close() runs on the UI thread (logout, an expired token): neither a hanging handshake (open_timeout 10 s)
+    nor a peer that never answers the close frame (websockets' default 10 s) holds it."""
+    srv, accepted, kept = _silent_peer(handshake)
+    client = WsDispatchClient(f"http://127.0.0.1:{srv.getsockname()[1]}", post=UiQueue())
+    try:
+        client.connect("good", lambda message: None)
+        assert accepted.wait(5)
+        time.sleep(0.2)  # the handshake answered (or hanging)
+        started = time.perf_counter()
+        client.close()
+        assert time.perf_counter() - started < bound_s
+    finally:
+        for sock in [srv, *kept]:
+            sock.close()

@@ -70,9 +70,12 @@ def app_session(tmp_path, port: int, start: tuple[float, float]):
     return session, ui, clock
 
 
-def login(session, username: str) -> None:
-    assert session.login.login(username, "x"), session.login.error
-    session.after_login()
+async def login(session, ui: UiQueue, username: str) -> None:
+    """Log in and wait for what ``after_login`` asks off the UI thread: the cards and the tariff."""
+    session.login.login(username, "x", then=session.after_login)
+    await until(ui, lambda: session.login.error or (session.cards.loaded and not session.cards.loading
+                                                   and not session.meter.tariff_loading), what="the login")
+    assert session.login.logged_in, session.login.error
 
 
 def drive(session, clock, seconds: int) -> None:
@@ -91,7 +94,7 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
     session, ui, clock = app_session(tmp_path, port, (lat + 0.0005, lon))  # ~55 m from the rank
 
     async def scenario():
-        login(session, "driver1")
+        await login(session, ui, "driver1")
         # the tariff in force comes from the server (not the built-in fallback)
         assert session.meter.tariff_note == ""
         current = api_get(port, "/api/tariffs/current/", session.login.token)  # the login rotated the key
@@ -151,7 +154,9 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         # the payment screen opened with the fare; the passenger pays in cash (docs/payments.md)
         assert session.payment.pending and session.payment.fare == total
         session.payment.choose("cash")
-        assert session.payment.queue == [] and session.payment.message == ""
+        assert session.payment.queue_text == "Enviando o pagamento à central…"  # off the UI thread
+        await until(ui, lambda: not session.payment.queue, what="the payment sent")
+        assert session.payment.message == ""
         paid = await p.recv_until("ride_update", where=lambda m: m["ride"].get("payment"))
         assert paid["ride"]["payment"]["method"] == "cash" and paid["ride"]["payment"]["receiver"] == "Motorista 1"
         await p.close()
@@ -183,7 +188,7 @@ def test_network_lost_mid_trip_the_trip_waits_and_is_sent_when_it_returns(platfo
     session, ui, clock = app_session(tmp_path, port, (lat - 0.01, lon - 0.01))
 
     async def scenario():
-        login(session, "driver2")
+        await login(session, ui, "driver2")
         await until(ui, lambda: session.ride.online, what="the socket")
         session.flag.go_free()
         session.tick()

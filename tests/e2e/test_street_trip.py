@@ -97,7 +97,7 @@ def test_the_apps_offline_queue_sends_a_street_trip_when_the_network_returns(pla
     session, ui, clock = app_session(tmp_path, port, (lat + 0.01, lon + 0.01))
 
     async def scenario():
-        login(session, "driver3")
+        await login(session, ui, "driver3")
         await until(ui, lambda: session.ride.online, what="the socket")
         assert session.flag.go_free()
         session.start_trip()  # a passenger flags the cab in the street: no dispatched ride
