@@ -6,17 +6,18 @@ every candidate considered is kept for DIMUTRAN's audit.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.ranks.models import Rank, RankCheckIn
 from backend.registry.models import Permit, Person
-from taxilaw.geodesy import distance_m, segment_distance_m
+from taxilaw.geodesy import DEGREE_SCALE_ERROR, SEGMENT_ERROR_M, degree_m, distance_m, segment_distance_m
 from zones import Zone
 
 from . import grid
@@ -25,7 +26,7 @@ from .models import Cab, CabStatus, OfferStatus
 
 RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
 MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
-SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn: one query each, most requests stop at the first
+SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn after the pickup's 2x2 quadrant, one query each
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
 OUTSIDE = Zone.OUTSIDE.value  # Cab.zone of a cab last seen outside the municipality
@@ -67,10 +68,10 @@ class Choice:
 # database spent answering it (~1 ms), and it runs for every offer. A candidate needs the cab's
 # columns, its permit's number and its driver's name; any other field of the permit or the person
 # is loaded only if read (deferred fields), as when the compliance facts must be read again.
-# The nearest few are picked before the joins: joining every free cab of the squares doubled the
+# The nearest few are picked before the joins: joining every free cab of the cells doubled the
 # statement's time. On PostgreSQL the cells and the excluded cabs are arrays, so the statement's
-# text is always the same and it is prepared once per connection: parsing and planning it was
-# most of what was left (~40% of a search at 10,000 cabs).
+# text is always the same: it is prepared once per connection and keeps its generic plan
+# (backend/settings.py); planning it at every call was ~30% of a search at 10,000 cabs.
 _CAB_COLUMNS = ("id", "permit_id", "driver_id", "status", "online", "lat", "lon", "cell", "zone", "position_at",
                 "compliance_facts", "facts_epoch")
 _FREE_CABS = """
@@ -78,77 +79,80 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
   SELECT {columns},
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
-  WHERE c.status = %s AND c.online = %s AND c.position_at >= %s AND c.zone <> %s AND {where}
+  WHERE c.status = '{free}' AND c.online AND c.position_at >= %s AND c.zone <> %s AND {where}
     AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
   ORDER BY flat2, c.id LIMIT %s
 ) c
 JOIN registry_permit p ON p.id = c.permit_id
 JOIN registry_person d ON d.id = c.driver_id
 ORDER BY c.flat2, c.id
-""".replace("{columns}", ", ".join(f"c.{name}" for name in _CAB_COLUMNS))
+""".replace("{columns}", ", ".join(f"c.{name}" for name in _CAB_COLUMNS)).replace("{free}", CabStatus.FREE)
 
 
 def _placeholders(values) -> str:
     return ", ".join(["%s"] * len(values))
 
 
-def _free_cabs(lat: float, lon: float, column: str, among: list, exclude: set[int], limit: int) -> list[Cab]:
-    """The ``limit`` nearest connected, free, recently seen cabs with no offer pending whose ``column`` is ``among``.
+def _free_rows(lat: float, lon: float, shrink: float, column: str, among: list, exclude: set[int], limit: int) -> list[tuple]:
+    """The ``limit`` (-1: all) nearest connected, free, recently seen cabs with no offer pending whose ``column`` is ``among``.
 
-    Ordered by a flat-earth approximation of the distance to (lat, lon), exact enough to rank cabs
-    a few km apart; each cab carries it squared, in degrees of latitude, as ``flat2``.
+    Rows of the statement above, ordered by a flat-earth distance to (lat, lon) in degrees of
+    latitude with longitudes times ``shrink``, which each row carries squared (``FLAT2``).
     """
     if not among:
         return []
     fresh = timezone.now() - POSITION_FRESH
-    shrink2 = math.cos(math.radians(lat)) ** 2
-    head = [lat, lat, lon, lon, shrink2, CabStatus.FREE, True]
+    head = [lat, lat, lon, lon, shrink * shrink]
     # a cab last seen outside the municipality is kept on the map but is never a candidate (Art. 25)
     if connection.vendor == "postgresql":
         import psycopg
 
         sql = _FREE_CABS.format(where=f"c.{column} = ANY(%s)", exclude=" AND c.id <> ALL(%s)")
-        params = [*head, fresh, OUTSIDE, list(among), OfferStatus.PENDING, sorted(exclude), limit]
+        params = [*head, fresh, OUTSIDE, list(among), OfferStatus.PENDING, sorted(exclude), None if limit < 0 else limit]
         connection.ensure_connection()
         with psycopg.Cursor(connection.connection) as cursor:  # server-side binding: a prepared statement
-            rows = cursor.execute(sql, params, prepare=True).fetchall()
-    else:
-        sql = _FREE_CABS.format(
-            where=f"c.{column} IN ({_placeholders(among)})",
-            exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
-        )
-        params = [*head, connection.ops.adapt_datetimefield_value(fresh), OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-    converters = _converters()
-    return [_cab(row, converters) for row in rows]
+            return cursor.execute(sql, params, prepare=True).fetchall()
+    sql = _FREE_CABS.format(
+        where=f"c.{column} IN ({_placeholders(among)})",
+        exclude=f" AND c.id NOT IN ({_placeholders(exclude)})" if exclude else "",
+    )
+    params = [*head, connection.ops.adapt_datetimefield_value(fresh), OUTSIDE, *among, OfferStatus.PENDING, *exclude, limit]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
-def _converters() -> list[tuple[int, list]]:
+_LAT, _LON, FLAT2 = _CAB_COLUMNS.index("lat"), _CAB_COLUMNS.index("lon"), len(_CAB_COLUMNS)
+
+
+@functools.cache
+def _converters(alias: str) -> list[tuple[int, list]]:
     """The database's and the fields' converters of each cab column, as a queryset would apply them."""
     found = []
     for i, name in enumerate(_CAB_COLUMNS):
         field = Cab._meta.get_field(name)
         col = field.get_col(Cab._meta.db_table)
-        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        converters = connections[alias].ops.get_db_converters(col) + field.get_db_converters(connections[alias])
         if converters:
             found.append((i, [(converter, col) for converter in converters]))
     return found
 
 
-def _cab(row, converters) -> Cab:
-    """A cab row of the statement above as a model instance with its permit's number and its driver's name."""
-    n = len(_CAB_COLUMNS)
-    values = list(row[:n])
-    for i, steps in converters:
+def _cab(row) -> Cab:
+    """A cab row of the statement above as a model instance with its permit's number and its driver's name,
+    related as ``select_related`` relates them."""
+    alias = connection.alias
+    values = list(row[:FLAT2])
+    for i, steps in _converters(alias):
         for converter, col in steps:
             values[i] = converter(values[i], col, connection)
-    cab = Cab.from_db(connection.alias, _CAB_COLUMNS, values)
-    cab.flat2 = row[n]
-    cab.permit = Permit.from_db(connection.alias, ["id", "number"], [cab.permit_id, row[n + 1]])
-    cab.driver = Person.from_db(connection.alias, ["id", "full_name"], [cab.driver_id, row[n + 2]])
+    cab = Cab.from_db(alias, _CAB_COLUMNS, values)
+    _PERMIT.set_cached_value(cab, Permit.from_db(alias, ("id", "number"), (cab.permit_id, row[FLAT2 + 1])))
+    _DRIVER.set_cached_value(cab, Person.from_db(alias, ("id", "full_name"), (cab.driver_id, row[FLAT2 + 2])))
     return cab
+
+
+_PERMIT, _DRIVER = Cab._meta.get_field("permit"), Cab._meta.get_field("driver")
 
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
@@ -165,7 +169,7 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
     queued = list(
         RankCheckIn.objects.filter(rank_id=nearest.pk, checked_out_at__isnull=True).order_by("checked_in_at").values_list("permit_id", flat=True)
     )
-    free = {c.permit_id: c for c in _free_cabs(lat, lon, "permit_id", queued, exclude, limit=len(queued))}
+    free = {cab.permit_id: cab for cab in map(_cab, _free_rows(lat, lon, 1.0, "permit_id", queued, exclude, -1))}
     queue = []
     for position, permit_id in enumerate(queued, start=1):
         cab = free.get(permit_id)
@@ -175,22 +179,54 @@ def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
 
 
 def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
-    """Nearest free cabs by geodesic distance, searched over the grid in growing squares (never a scan of every cab).
+    """The ``wanted`` nearest free cabs (ties by id), searched over the grid in growing blocks, never a scan of every cab.
 
-    A square of radius R cells holds every cab within R cell widths of the pickup, so the
-    search stops once the ``wanted`` nearest found are that close. The database returns only
-    the square's nearest few; only those get the distance the offer records (``taxilaw.geodesy``).
+    The database returns the nearest few cabs of each block's new cells by the flat distance at the
+    pickup's scale; those get the distance the offer records (``taxilaw.geodesy``). The search stops
+    when the ``wanted``-th found is nearer than any cab not read can be: one outside the block is beyond
+    its reach, one the statement's limit left out is no nearer than the last row it returned. Most
+    searches read the pickup's 2x2 quadrant only.
     """
-    shrink = math.cos(math.radians(lat))
-    for radius in SEARCH_RADII:
-        cabs = _free_cabs(lat, lon, "cell", grid.square(lat, lon, radius), exclude, limit=wanted + 2)
-        covered = radius * grid.CELL_DEG * shrink  # in degrees of latitude, like the statement's flat distances
-        if len(cabs) >= wanted and cabs[wanted - 1].flat2 <= covered**2:
+    per_lat, per_lon = degree_m(lat)
+    shrink = per_lon / per_lat
+    limit = wanted + 2  # the statement ranks by the flat distance, the answer by the geodesic: a little more
+    searched, found, unread2 = [], [], math.inf  # unread2: how near (flat, squared) a cab of the cells searched not read may be
+    settled = False
+    for cells, reach in grid.blocks(lat, lon, shrink, SEARCH_RADII):
+        searched += cells
+        rows = _free_rows(lat, lon, shrink, "cell", cells, exclude, limit)
+        if len(rows) == limit:
+            unread2 = min(unread2, rows[-1][FLAT2])
+        found = _ranked(lat, lon, found, rows)
+        settled = _settled(found, wanted, min(reach * reach, unread2), per_lat)
+        if settled or _settled(found, wanted, reach * reach, per_lat):
             break
-    # Within ~2 km (most candidates) the ellipsoid's local flat formula, within 0.1 mm of the geodesic and ~40x
-    # cheaper: the geodesics were a third of a search; farther cabs get the geodesic itself (taxilaw.geodesy).
-    nearest = [Candidate(c, segment_distance_m(lat, lon, c.lat, c.lon), "nearest") for c in cabs]
-    return sorted(nearest, key=lambda c: c.distance_m)[:wanted]
+    if not settled and unread2 < math.inf:
+        # only cabs the limit left unread may be nearer (near ties at the cut), or nothing settled within the
+        # largest square: then its nearest, so every free cab of the cells searched is read
+        found = _ranked(lat, lon, [], _free_rows(lat, lon, shrink, "cell", searched, exclude, -1))
+    return [Candidate(_cab(row), d, "nearest") for d, _pk, row in found[:wanted]]
+
+
+def _ranked(lat: float, lon: float, found: list[tuple], rows: list[tuple]) -> list[tuple]:
+    """``found`` and the rows as (distance in metres, id, row), nearest first.
+
+    Within ~2 km (most candidates) the ellipsoid's local flat formula, within 0.1 mm of the geodesic and ~40x
+    cheaper: the geodesics were a third of a search; farther cabs get the geodesic itself (taxilaw.geodesy).
+    """
+    return sorted(found + [(segment_distance_m(lat, lon, row[_LAT], row[_LON]), row[0], row) for row in rows])
+
+
+def _settled(found: list[tuple], wanted: int, bound2: float, per_lat: float) -> bool:
+    """Whether the ``wanted``-th found is nearer than any cab ``sqrt(bound2)`` or more away by the flat distance.
+
+    The flat distance at the pickup's scale is within DEGREE_SCALE_ERROR of the geodesic over the largest
+    square, and the distances found within SEGMENT_ERROR_M of it.
+    """
+    if len(found) < wanted:
+        return False
+    bound_m = (1 - DEGREE_SCALE_ERROR) * math.sqrt(bound2) * per_lat - SEGMENT_ERROR_M
+    return found[wanted - 1][0] < bound_m
 
 
 def choose(lat: float, lon: float, tried: set[int]) -> Choice | None:

@@ -29,7 +29,7 @@ class Cab(models.Model):
     online = models.BooleanField(_("conectado"), default=False)
     lat = models.FloatField(_("latitude"), null=True, blank=True)
     lon = models.FloatField(_("longitude"), null=True, blank=True)
-    cell = models.CharField(_("célula da grade"), max_length=24, blank=True, db_index=True)
+    cell = models.CharField(_("célula da grade"), max_length=24, blank=True)
     zone = models.CharField(_("zona"), max_length=12, blank=True)
     position_at = models.DateTimeField(_("posição em"), null=True, blank=True)
     # The registry's facts about this driver on this permit (taxilaw.compliance.ComplianceFacts), kept so
@@ -41,7 +41,9 @@ class Cab(models.Model):
     class Meta:
         verbose_name = _("táxi em operação")
         verbose_name_plural = _("táxis em operação")
-        indexes = [models.Index(fields=["status", "online", "cell"])]
+        # The nearest-cab search reads free connected cabs by cell; the position flush rewrites cells, so one
+        # partial index for that and none other on cell (a cab that is not free is in no index by cell).
+        indexes = [models.Index(fields=["cell"], name="free_cabs_by_cell", condition=Q(status=CabStatus.FREE, online=True))]
 
     def __str__(self):
         return f"{self.permit} ({self.get_status_display()})"

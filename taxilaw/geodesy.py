@@ -28,11 +28,25 @@ SEGMENT_MAX_DEG = 0.02
 SEGMENT_MAX_LAT = 80.0
 # Its stated error bound against the geodesic inside those limits (the tests check it).
 SEGMENT_ERROR_M = 0.0001
+# The flat distance with :func:`degree_m`'s scales at one point is within this fraction of the geodesic
+# to any point within DEGREE_SCALE_MAX_DEG of it in both coordinates, at |lat| <= 60° (the tests check it).
+DEGREE_SCALE_ERROR = 1e-3
+DEGREE_SCALE_MAX_DEG = 0.07
 
 
 def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Geodesic distance on WGS-84 in metres (same result as geopy's ``geodesic``)."""
     return _WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
+
+
+def degree_m(lat: float) -> tuple[float, float]:
+    """Metres per degree of latitude and of longitude at ``lat`` on WGS-84 (the meridian and
+    prime-vertical radii of curvature): the scales of :func:`segment_distance_m`'s flat formula."""
+    phi = radians(lat)
+    s = sin(phi)
+    w2 = 1.0 - _E2 * s * s
+    n = _A / sqrt(w2)
+    return radians(n * (1.0 - _E2) / w2), radians(n * cos(phi))
 
 
 def segment_distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from taxilaw import meter as meter_module
 from taxilaw.flags import municipal_holiday_dates
-from taxilaw.geodesy import SEGMENT_ERROR_M, SEGMENT_MAX_DEG, distance_m, segment_distance_m
+from taxilaw.geodesy import (
+    DEGREE_SCALE_ERROR,
+    DEGREE_SCALE_MAX_DEG,
+    SEGMENT_ERROR_M,
+    SEGMENT_MAX_DEG,
+    degree_m,
+    distance_m,
+    segment_distance_m,
+)
 from taxilaw.meter import Fix, recompute
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
@@ -18,6 +26,8 @@ SP = ZoneInfo("America/Sao_Paulo")
 muriae_lat = st.floats(-21.35, -20.90)
 muriae_lon = st.floats(-42.60, -42.10)
 offset = st.floats(-SEGMENT_MAX_DEG, SEGMENT_MAX_DEG)
+# to the 1e-7 degree of a GPS fix (~1 cm): below, the geodesic itself is no exact reference
+scale_offset = st.integers(-round(DEGREE_SCALE_MAX_DEG * 1e7), round(DEGREE_SCALE_MAX_DEG * 1e7)).map(lambda n: n * 1e-7)
 
 
 @pytest.mark.article("Art. 43")
@@ -33,6 +43,16 @@ def test_short_segments_around_muriae_are_within_the_bound(lat, lon, dlat, dlon)
 def test_the_bound_holds_at_any_latitude_the_formula_is_used(lat, lon, dlat, dlon):
     lat2 = max(-80.0, min(80.0, lat + dlat))
     assert abs(segment_distance_m(lat, lon, lat2, lon + dlon) - distance_m(lat, lon, lat2, lon + dlon)) <= SEGMENT_ERROR_M
+
+
+@pytest.mark.article("Art. 66")
+@settings(max_examples=500, deadline=None)
+@given(st.floats(-60, 60), st.floats(-179.9, 179.9), scale_offset, scale_offset)
+def test_the_flat_distance_at_one_points_scale_is_within_its_bound_around_that_point(lat, lon, dlat, dlon):
+    """The dispatcher's search stops by it (dispatch.choosing): a cab that far by it is no nearer by the geodesic."""
+    per_lat, per_lon = degree_m(lat)
+    geodesic = distance_m(lat, lon, lat + dlat, lon + dlon)
+    assert abs(math.hypot(per_lat * dlat, per_lon * dlon) - geodesic) <= DEGREE_SCALE_ERROR * geodesic
 
 
 @pytest.mark.article("Art. 43")
