@@ -223,7 +223,8 @@ def load(text: str | None):
         raise ProtocolError("too_deep", _("Mensagem com aninhamento demais.")) from None
     except ValueError:
         raise ProtocolError("malformed_json", _("JSON inválido.")) from None
-    if _too_deep(frame, MAX_DEPTH):
+    # Each level opens a bracket: a frame with few (every position) cannot be too deep, and is not walked.
+    if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(frame, MAX_DEPTH):
         raise ProtocolError("too_deep", _("Mensagem com aninhamento demais."))
     return frame
 
