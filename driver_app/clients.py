@@ -45,6 +45,12 @@ class NetworkError(ApiError, ConnectionError):
     """The server could not be reached (no network, DNS, timeout)."""
 
 
+def offline(exc: BaseException) -> bool:
+    """Whether a failed call never reached the server: a ``NetworkError`` (a ``ConnectionError``), or the
+    ``OSError`` a socket or urllib raised (timeouts included); anything else is the server's answer or a bug."""
+    return isinstance(exc, OSError)
+
+
 class RejectedError(ApiError):
     """The server refused an upload for good (e.g. the ride is no longer on board): retrying is useless."""
 

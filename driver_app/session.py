@@ -26,8 +26,8 @@ from .clients import (
     HttpRegistryClient,
     HttpStatementsClient,
     HttpTariffClient,
-    NetworkError,
     demo_me,
+    offline,
 )
 from .gps import GpsSource, PlyerGps, ReplayGps, SharedGps, demo_trace, utcnow
 from .phone import AndroidPhone, DesktopPhone, Phone
@@ -165,7 +165,7 @@ class Session:
             self.meter.set_tariff(None, "Nenhuma tarifa decretada em vigor: o taxímetro não pode ser iniciado (Art. 45).")
 
     def _tariff_failed(self, exc: Exception) -> None:
-        if not isinstance(exc, (NetworkError, ConnectionError, OSError)):
+        if not offline(exc):
             self.meter.tariff_unanswered()  # the server answered an error: keep what the meter has
             return
         cached = self.store.load(TARIFF_FILE)

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from ..background import Background
-from ..clients import AuthError, NetworkError, RegistryClient
+from ..clients import AuthError, RegistryClient, offline
 from ..gps import utcnow
 from ..storage import JsonStore
 from .base import Observable
@@ -82,7 +82,7 @@ class LoginViewModel(Observable):
     def _refused(self, exc: Exception) -> None:
         self.busy = False
         self.error = ("Usuário ou senha inválidos." if isinstance(exc, AuthError)
-                      else "Sem conexão com o servidor. Tente novamente." if isinstance(exc, (NetworkError, OSError))
+                      else "Sem conexão com o servidor. Tente novamente." if offline(exc)
                       else "O servidor não respondeu. Tente novamente.")
         self.changed()
 
@@ -113,7 +113,7 @@ class LoginViewModel(Observable):
                 return
             saved = self.store.load(ME_FILE) or {}
             at = saved.get("saved_at")
-            done(MeAnswer(saved.get("me"), "Sem conexão" if isinstance(exc, (NetworkError, OSError))
+            done(MeAnswer(saved.get("me"), "Sem conexão" if offline(exc)
                           else "A central não respondeu", datetime.fromisoformat(at) if at else None))
 
         self.background.run(lambda: self.registry.me(token), answered, failed)

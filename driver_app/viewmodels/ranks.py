@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..background import Background
-from ..clients import ApiError, AuthError, DispatchClient, NetworkError, RanksClient
+from ..clients import ApiError, AuthError, DispatchClient, RanksClient, offline
 from .base import Observable
 
 Position = Callable[[], Optional[tuple[float, float]]]
@@ -86,7 +86,7 @@ class RanksViewModel(Observable):
 
     def _failed(self, exc: Exception) -> None:
         self.loading = False
-        self.error = ("Sem conexão com o servidor: lista de pontos indisponível." if isinstance(exc, NetworkError)
+        self.error = ("Sem conexão com o servidor: lista de pontos indisponível." if offline(exc)
                       else "Sessão expirada: entre novamente." if isinstance(exc, AuthError)
                       else "O servidor não respondeu à lista de pontos." if isinstance(exc, ApiError)
                       else "Resposta ilegível do servidor.")

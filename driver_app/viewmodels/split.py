@@ -24,7 +24,7 @@ from taxilaw.split import (
 )
 
 from ..background import Background
-from ..clients import ApiError, NetworkError, StatementsClient
+from ..clients import ApiError, StatementsClient, offline
 from ..formatting import br_date, brl
 from .base import Observable
 
@@ -100,7 +100,7 @@ class SplitViewModel(Observable):
 
     def _failed(self, exc: Exception) -> None:
         self.loading = False
-        self.error = ("Sem conexão: extrato indisponível." if isinstance(exc, (NetworkError, ConnectionError, OSError))
+        self.error = ("Sem conexão: extrato indisponível." if offline(exc)
                       else "A central não entregou o extrato agora." if isinstance(exc, ApiError) else
                       "Extrato ilegível: tente de novo.")
         self.changed()
