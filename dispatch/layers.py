@@ -57,19 +57,12 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
         while budget > 0 and (self._members_todo is not None or self._groups_todo):
             if self._members_todo is None:
                 group = self._groups_todo.pop()
-                members = self.groups.get(group)
-                if members is None:
-                    continue
-                names = list(members)
-            else:
-                (group, names), self._members_todo = self._members_todo, None
-                members = self.groups.get(group)
-                if members is None:
-                    continue
-            take, names = names[-budget:], names[:-budget]
-            if names:
-                self._members_todo = (group, names)
+                self._members_todo = (group, list(self.groups.get(group, ())))
+            group, names = self._members_todo
+            take, rest = names[-budget:], names[:-budget]
+            self._members_todo = (group, rest) if rest else None
             budget -= len(take)
+            members = self.groups.get(group, {})  # a group gone meanwhile: nothing left to expire
             for name in take:
                 joined = members.get(name)
                 if joined and joined < timeout:
