@@ -198,8 +198,8 @@ def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDID
         if len(rows) == limit:
             unread2 = min(unread2, rows[-1][FLAT2])
         found = _ranked(lat, lon, found, rows)
-        settled = _settled(found, wanted, min(reach * reach, unread2), per_lat)
-        if settled or _settled(found, wanted, reach * reach, per_lat):
+        if _settled(found, wanted, reach * reach, per_lat):  # no cab outside the cells searched is nearer
+            settled = _settled(found, wanted, min(reach * reach, unread2), per_lat)  # nor one a limit left unread
             break
     if not settled and unread2 < math.inf:
         # only cabs the limit left unread may be nearer (near ties at the cut), or nothing settled within the
