@@ -6,8 +6,11 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from backend.registry.services import auxiliaries
+from backend.trips.models import Ride, RideStatus
 from dispatch import cabs, connecting, snapshots
 from dispatch.models import Cab, CabConnection
 
@@ -56,9 +59,6 @@ def test_what_is_asked_in_the_same_turn_goes_in_one_call_and_a_failure_reaches_e
 
 @pytest.mark.article("Art. 66")
 def test_a_reconnection_storm_costs_the_same_few_statements_for_a_batch_of_two_or_of_eight(working_cab):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     holders = [working_cab().holder for _ in range(8)]
     cabs.go_online_many([(h, f"first-{k}") for k, h in enumerate(holders)])  # the compliance facts are read once
     Cab.objects.update(online=False)  # then the process restarts
@@ -73,12 +73,7 @@ def test_a_reconnection_storm_costs_the_same_few_statements_for_a_batch_of_two_o
     assert statements(holders[:2], "two") == statements(holders[2:], "eight")
 
 
-def test_first_statuses_of_a_batch_each_get_their_answer_in_one_transaction(working_cab, today):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from backend.trips.models import Ride, RideStatus
-
+def test_first_statuses_of_a_batch_each_get_their_answer_in_one_transaction(working_cab):
     free, busy, other = (cabs.go_online(working_cab().holder) for _ in range(3))
     Ride.objects.create(cab=busy, permit=busy.permit, status=RideStatus.ON_BOARD, pickup_lat=-21.13, pickup_lon=-42.37)
     with CaptureQueriesContext(connection) as queries:
