@@ -814,15 +814,15 @@ def print_table(rows, args):
                       f"linear {linear_capacity(by[other]) / linear_capacity(by['memory']):.2f}x, "
                       f"surge windows {by[other]['surge_pos_per_s'] / by['memory']['surge_pos_per_s']:.2f}x the positions "
                       f"for {by[other]['surge_cpu_util'] / max(1e-9, by['memory']['surge_cpu_util']):.2f}x the CPU")
-            if args.pin == "one" and other in by:
-                one, pair = by["memory"], by[other]
-                both = min(one["surge_cpu_util"], pair["surge_cpu_util"]) >= SATURATED
-                print(f"  one core ({'both measured saturated' if both else 'NOT both saturated: no ratio'}): memory "
-                      f"{one['surge_pos_per_s']:.0f} positions/s at {one['surge_cpu_util'] * 100:.0f}%, {other} pair "
-                      f"{pair['surge_pos_per_s']:.0f} positions/s at {pair['surge_cpu_util'] * 100:.0f}%"
-                      + (f"; two processes with a core each >= 2 x {pair['surge_pos_per_s']:.0f} = "
-                         f"{2 * pair['surge_pos_per_s'] / one['surge_pos_per_s']:.2f}x one process (a lower bound: each "
-                         f"then pays only its own fixed work)" if both else ""))
+                if args.pin == "one":
+                    one, pair = by["memory"], by[other]
+                    both = min(one["surge_cpu_util"], pair["surge_cpu_util"]) >= SATURATED
+                    print(f"  one core ({'both measured saturated' if both else 'NOT both saturated: no ratio'}): memory "
+                          f"{one['surge_pos_per_s']:.0f} positions/s at {one['surge_cpu_util'] * 100:.0f}%, {other} pair "
+                          f"{pair['surge_pos_per_s']:.0f} positions/s at {pair['surge_cpu_util'] * 100:.0f}%"
+                          + (f"; two processes with a core each >= 2 x {pair['surge_pos_per_s']:.0f} = "
+                             f"{2 * pair['surge_pos_per_s'] / one['surge_pos_per_s']:.2f}x one process (a lower bound: each "
+                             f"then pays only its own fixed work)" if both else ""))
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")

@@ -11,7 +11,7 @@ answered nothing.
 So what survives is frozen every second (``gc.freeze()`` only moves lists: it costs nothing):
 collections then look only at what was made since, and stay short. At 10,000 cabs, freezing every
 ten seconds still let a young collection reach 50-90 ms of CPU now and then, the event loop's
-longest stalls (docs/dispatch-benchmark.md, sixth round); every second, the serving process's
+longest stalls (docs/dispatch-benchmark.md, seventh round); every second, the serving process's
 size and frozen count stayed flat over the benchmark's windows. Cycles frozen while alive and
 garbage since are collected once an hour, when everything is unfrozen and collected (about a
 second at 5,000 connections).
