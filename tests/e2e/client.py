@@ -7,6 +7,8 @@ import json
 
 from websockets.asyncio.client import connect
 
+TICK = 0.8  # more than two background ticks: positions are flushed in batches
+
 
 class Client:
     def __init__(self, ws):
@@ -60,3 +62,15 @@ async def free_at(client: Client, lat: float, lon: float) -> None:
     await client.send(type="status", status="livre")
     await client.recv_until("status")
     await client.send(type="position", lat=lat, lon=lon)
+
+
+async def two_free_cabs(port: int, world: dict) -> tuple[Client, Client]:
+    """The world's second and third cabs connected and free south of its centre, the second nearer (0.003° against
+    0.006°), once their positions have been flushed: a request just south of the centre is offered to it first."""
+    lat, lon = world["centre"]
+    a, b = await driver(port, world["cabs"][1]["token"]), await driver(port, world["cabs"][2]["token"])
+    await a.recv_until("snapshot"), await b.recv_until("snapshot")
+    await free_at(a, lat - 0.003, lon)
+    await free_at(b, lat - 0.006, lon)
+    await asyncio.sleep(TICK)
+    return a, b

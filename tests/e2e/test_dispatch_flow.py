@@ -5,11 +5,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from .client import driver, free_at, operator, passenger
+from .client import TICK, driver, free_at, operator, passenger, two_free_cabs
 
 pytestmark = pytest.mark.e2e
-
-TICK = 0.8  # more than two background ticks: positions are flushed in batches
 
 
 def run(coro):
@@ -61,14 +59,9 @@ def test_request_offer_accept_pickup_meter_complete(platform):
 def test_decline_and_timeout_pass_the_ride_to_the_next_cab(platform):
     world, port = platform.world, platform.ports[0]
     lat, lon = world["centre"]
-    first, second = world["cabs"][1], world["cabs"][2]
 
     async def scenario():
-        a, b = await driver(port, first["token"]), await driver(port, second["token"])
-        await a.recv_until("snapshot"), await b.recv_until("snapshot")
-        await free_at(a, lat - 0.003, lon)  # nearer
-        await free_at(b, lat - 0.006, lon)
-        await asyncio.sleep(TICK)
+        a, b = await two_free_cabs(port, world)  # a nearer
         p = await passenger(port, world["other_passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon})
         offer_a = (await a.recv_until("offer"))["offer"]

@@ -5,25 +5,18 @@ import asyncio
 
 import pytest
 
-from .client import driver, free_at, passenger
+from .client import passenger, two_free_cabs
 
 pytestmark = pytest.mark.e2e
-
-TICK = 0.8  # more than two background ticks: positions are flushed in batches
 
 
 @pytest.mark.article("Art. 66")
 def test_a_driver_cancel_before_boarding_reoffers_the_ride_and_tells_the_passenger(platform):
     world, port = platform.world, platform.ports[0]
     lat, lon = world["centre"]
-    first, second = world["cabs"][1], world["cabs"][2]
 
     async def scenario():
-        a, b = await driver(port, first["token"]), await driver(port, second["token"])
-        await a.recv_until("snapshot"), await b.recv_until("snapshot")
-        await free_at(a, lat - 0.003, lon)  # nearer: offered first
-        await free_at(b, lat - 0.006, lon)
-        await asyncio.sleep(TICK)
+        a, b = await two_free_cabs(port, world)  # a nearer: offered first
         p = await passenger(port, world["other_passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon, "address": "Rua Coronel Izalino, 120"})
         offer = (await a.recv_until("offer"))["offer"]
