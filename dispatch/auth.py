@@ -1,34 +1,42 @@
 """Websocket authentication.
 
-Drivers: a native app sends no ``Origin``, so this route has its own stack:
-``Authorization: Token <key>`` in the handshake headers (never in the URL), refused
-once expired or revoked as on the REST API (``backend.accounts.tokens``).
+Drivers: a native app sends no ``Origin``, so this route has its own rule: ``Authorization: Token <key>``
+in the handshake headers (never in the URL), refused once expired or revoked as on the REST API
+(``backend.accounts.tokens``). The key is checked in the same batched call that brings the driver's
+cab online (:func:`go_online_by_token`): after a restart every driver reconnects at once, and one
+database step per connection instead of two is a fifth less of the serving process's work in that
+storm (docs/dispatch-benchmark.md, eighth round).
 Passengers: the first frame is ``{"type": "auth", "token": ...}``.
 Operators: the Django session, behind origin validation.
 """
 
-from django.contrib.auth.models import AnonymousUser
+from __future__ import annotations
 
-from backend.accounts.tokens import live_users
+from backend.accounts.tokens import issued_after
+from backend.registry.models import Person
 
-from . import connecting
-
-
-def users_for_tokens(keys: list[str]) -> list:
-    """The live user of each key (with their person), or AnonymousUser: one statement for a batch of connections."""
-    return [user or AnonymousUser() for user in live_users(keys, related=("user__person",))]
+from . import cabs, storm_sql
+from .errors import DispatchError
+from .models import Cab
 
 
-_user_for_token = connecting.Batched(users_for_tokens)
+def handshake_token(scope) -> str | None:
+    """The key of the handshake's ``Authorization: Token <key>`` header, if it has one."""
+    value = dict(scope.get("headers", [])).get(b"authorization", b"").decode("latin-1")
+    scheme, _, key = value.partition(" ")
+    return key.strip() if scheme.lower() == "token" and key.strip() else None
 
 
-class DriverTokenAuthMiddleware:
-    def __init__(self, inner):
-        self.inner = inner
+def people_for_tokens(keys: list[str]) -> list[Person | None]:
+    """The person of each key's live user, or None (no such key, expired, revoked, inactive, no person): one statement."""
+    found = storm_sql.people_for_tokens(keys, issued_after())
+    return [found.get(key) for key in keys]
 
-    async def __call__(self, scope, receive, send):
-        headers = dict(scope.get("headers", []))
-        value = headers.get(b"authorization", b"").decode("latin-1")
-        scheme, _, key = value.partition(" ")
-        scope = dict(scope, user=await _user_for_token(key.strip()) if scheme.lower() == "token" and key else AnonymousUser())
-        return await self.inner(scope, receive, send)
+
+def go_online_by_token(arrivals: list[tuple[str, str]]) -> list[Cab | DispatchError | None]:
+    """Drivers' handshakes, (key, channel name) each: :func:`dispatch.cabs.go_online_many` for those whose key
+    opens a person, ``None`` for the others (their handshake is refused)."""
+    people = people_for_tokens([key for key, _channel in arrivals])
+    known = [(person, channel) for person, (_key, channel) in zip(people, arrivals) if person is not None]
+    outcomes = iter(cabs.go_online_many(known) if known else ())
+    return [None if person is None else next(outcomes) for person in people]

@@ -15,9 +15,8 @@ from backend.ranks.models import Rank, RankCheckIn
 from backend.ranks.services import ranks as rank_services
 from backend.registry import selectors
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES, Ride
 
-from . import events, presence, snapshots, wire
+from . import events, presence, snapshots, storm_sql, wire
 from .compliance import may_work
 from .errors import DispatchError
 from .models import Cab
@@ -56,7 +55,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         else:
             permits[k] = permit
     # Rows locked in one order (the flush and the other paths lock one cab or ascending ids): no deadlock.
-    cabs = {c.permit_id: c for c in Cab.objects.select_for_update().filter(permit__in=permits.values()).order_by("pk")}
+    cabs = storm_sql.lock_by_permit(sorted({permit.pk for permit in permits.values()}))
     for permit in permits.values():
         if permit.pk not in cabs:
             cabs[permit.pk] = Cab.objects.select_for_update().get_or_create(permit=permit)[0]
@@ -85,7 +84,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
         online[cab.pk] = cab
         connections.append((cab, person.pk, channel or f"direct!{uuid.uuid4().hex}"))
         outcomes[k] = cab
-    Cab.objects.filter(pk__in=online.keys()).update(online=True)
+    storm_sql.update(list(online), "online", True)
     Cab.objects.bulk_update(changed.values(), ["driver", "compliance_facts", "facts_epoch"])
     presence.open_connections(connections)
     for cab in online.values():
@@ -94,17 +93,21 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
 
 
 @transaction.atomic
-def go_offline(cab_id: int, channel_name: str | None = None) -> None:
-    """A socket closed: the cab goes offline only if none of its sockets is left open in a live process."""
-    Cab.objects.select_for_update().filter(pk=cab_id).first()  # serialised with go_online of the same cab
-    if channel_name is not None and not presence.close_connection(cab_id, channel_name):
-        return
-    _take_offline([cab_id])
+def go_offline_many(departures: list[tuple[int, str]]) -> list[None]:
+    """Sockets closed, (cab id, channel name) each: a cab goes offline only if none of its sockets is left open in
+    a live process. Many at once when a network drop or a restart closes them together: one commit for all."""
+    # Locked as go_online locks them (ascending ids): a driver reconnecting meanwhile is counted, or waits.
+    locked = storm_sql.with_names(sorted({cab_id for cab_id, _channel in departures}), lock=True)
+    gone = presence.close_connections(list(locked), [channel for _cab_id, channel in departures])
+    _take_offline([cab for pk, cab in locked.items() if pk in gone])
+    return [None] * len(departures)
 
 
-def _take_offline(cab_ids: list[int]) -> None:
-    Cab.objects.filter(pk__in=cab_ids).update(online=False)
-    for cab in Cab.objects.select_related("permit", "driver").filter(pk__in=cab_ids):
+def _take_offline(cabs: list[Cab]) -> None:
+    """These cabs (read with their names, ``storm_sql.with_names``) go offline, and the operators are told."""
+    storm_sql.update([cab.pk for cab in cabs], "online", False)
+    for cab in cabs:
+        cab.online = False
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
 
 
@@ -114,7 +117,7 @@ def sweep_presence() -> list[int]:
     with transaction.atomic():
         orphans = presence.orphaned_cabs()
         if orphans:
-            _take_offline(orphans)
+            _take_offline(list(storm_sql.with_names(orphans, lock=True).values()))
     return orphans
 
 
@@ -132,9 +135,8 @@ def set_status_many(changes: list[tuple[int, str]]) -> list[Cab | DispatchError]
     ids = sorted({cab_id for cab_id, _status in changes})
     # Only the cabs' rows are locked, in the order every other path locks them; their permit's number and
     # driver's name come in the same statement for the announcement.
-    locked = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").filter(pk__in=ids).order_by("pk")
-    found = {cab.pk: cab for cab in locked}
-    busy = set(Ride.objects.filter(cab_id__in=ids, status__in=ACTIVE_RIDE_STATUSES).values_list("cab_id", flat=True))
+    found = storm_sql.with_names(ids, lock=True)
+    busy = storm_sql.busy(ids)
     outcomes: list[Cab | DispatchError] = []
     for cab_id, status in changes:
         cab = found.get(cab_id)
@@ -147,7 +149,7 @@ def set_status_many(changes: list[tuple[int, str]]) -> list[Cab | DispatchError]
             outcomes.append(cab)
     changed = {cab.pk: cab for cab in outcomes if isinstance(cab, Cab)}
     for status in {cab.status for cab in changed.values()}:
-        Cab.objects.filter(pk__in=[pk for pk, cab in changed.items() if cab.status == status]).update(status=status)
+        storm_sql.update([pk for pk, cab in changed.items() if cab.status == status], "status", status)
     for cab in changed.values():
         events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
     return outcomes

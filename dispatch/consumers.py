@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from backend.api_errors import LawViolation
 
 from . import (
+    auth,
     background,
     cabs,
     connecting,
@@ -152,9 +153,10 @@ class _Base(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
 
-_go_online = connecting.Batched(cabs.go_online_many)
+_go_online = connecting.Batched(auth.go_online_by_token)
 _driver_snapshot = connecting.Batched(snapshots.for_drivers)
 _set_status = connecting.Batched(cabs.set_status_many)
+_go_offline = connecting.Batched(cabs.go_offline_many)
 
 
 class DriverConsumer(_Base):
@@ -162,12 +164,11 @@ class DriverConsumer(_Base):
 
     async def connect(self):
         self.groups, self.cab, self.last_fix = [], None, None
-        user = self.scope.get("user")
-        person = getattr(user, "person", None) if user and user.is_authenticated else None
-        if person is None:
+        key = auth.handshake_token(self.scope)
+        outcome = await _go_online((key, self.channel_name)) if key else None
+        if outcome is None:
             await self.close(code=4401)  # rejects the handshake: no valid token
             return
-        outcome = await _go_online((person, self.channel_name))
         if isinstance(outcome, errors.DispatchError):
             await self.accept()
             await self.send_json(wire.error(outcome))
@@ -183,7 +184,7 @@ class DriverConsumer(_Base):
 
     async def disconnect(self, code):
         if self.cab is not None:
-            await database_sync_to_async(cabs.go_offline)(self.cab.pk, self.channel_name)
+            await _go_offline((self.cab.pk, self.channel_name))
         await super().disconnect(code)
 
     async def relay(self, event):

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from . import storm_sql
 from .models import Cab, CabConnection, ServingProcess
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
@@ -43,27 +44,22 @@ def live_connections(now: datetime | None = None):
 def drivers_connected(cab_ids: list[int]) -> dict[int, set[int]]:
     """The people connected to each of these cabs in a live process."""
     found: dict[int, set[int]] = {}
-    for cab_id, driver_id in live_connections().filter(cab_id__in=cab_ids).values_list("cab_id", "driver_id"):
+    for cab_id, driver_id in storm_sql.live_drivers(cab_ids, timezone.now()):
         found.setdefault(cab_id, set()).add(driver_id)
     return found
 
 
 def open_connections(connections: list[tuple[Cab, int, str]]) -> None:
     """Record sockets: (cab, driver's person id, channel name) each."""
-    if not connections:
-        return
-    # Only made if missing (the first socket): renewing here would make every connect wait on the process's row.
-    ServingProcess.objects.get_or_create(name=PROCESS, defaults={"lease_until": timezone.now() + lease()})
-    CabConnection.objects.bulk_create([
-        CabConnection(cab=cab, driver_id=person_id, process_id=PROCESS, channel_name=channel_name)
-        for cab, person_id, channel_name in connections
-    ])
+    if connections:
+        now = timezone.now()
+        storm_sql.open_connections(PROCESS, now + lease(), [(cab.pk, person_id, channel) for cab, person_id, channel in connections], now)
 
 
-def close_connection(cab_id: int, channel_name: str) -> bool:
-    """Forget one socket; True if the cab has no live connection left (it goes offline)."""
-    CabConnection.objects.filter(channel_name=channel_name).delete()
-    return not live_connections().filter(cab_id=cab_id).exists()
+def close_connections(cab_ids: list[int], channel_names: list[str]) -> set[int]:
+    """Forget these sockets (of these cabs); the cabs left with no live connection (they go offline)."""
+    storm_sql.close_connections(channel_names)
+    return set(cab_ids) - {cab_id for cab_id, _driver in storm_sql.live_drivers(cab_ids, timezone.now())}
 
 
 def orphaned_cabs(now: datetime | None = None) -> list[int]:

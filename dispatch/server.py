@@ -12,6 +12,12 @@ burst of tens of milliseconds on the event loop, during which no frame is read: 
 * The timeout walk is spread: every ``TIMEOUT_SLICE_SECONDS`` one slice of the connections is
   checked, so that each is still checked once per ``TIMEOUT_PERIOD_SECONDS`` (Daphne's period) but
   the work comes in small pieces instead of one burst.
+
+And it listens with a longer queue of connections waiting to be accepted. Twisted's is 50: when a
+restart makes thousands of phones reconnect within a second, the kernel drops the SYNs beyond it and
+each phone tries again one, three, seven seconds later (TCP's retransmission), which stretched the
+storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
+``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
 """
 
 from __future__ import annotations
@@ -22,11 +28,18 @@ from twisted.internet import reactor
 
 TIMEOUT_PERIOD_SECONDS = 2.0  # daphne.server.Server.timeout_checker's period
 TIMEOUT_SLICE_SECONDS = 0.1
+LISTEN_BACKLOG = 4096
+
+
+def with_backlog(endpoint: str) -> str:
+    """A TCP or Unix endpoint description with ``LISTEN_BACKLOG`` unless it names a backlog (an inherited socket has its own)."""
+    kind = endpoint.split(":", 1)[0]
+    return endpoint if kind not in ("tcp", "unix") or ":backlog=" in endpoint else f"{endpoint}:backlog={LISTEN_BACKLOG}"
 
 
 class IncrementalSweepServer(daphne_server.Server):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, endpoints=None, **kwargs):
+        super().__init__(*args, endpoints=[with_backlog(e) for e in endpoints or []], **kwargs)
         self._to_reap: set = set()  # disconnected, or whose application finished
         self._timeout_queue: list = []
         self._timeout_cursor = 0

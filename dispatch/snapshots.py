@@ -13,7 +13,7 @@ from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 from backend.trips.services import fare_hold_reasons
 
-from . import wire
+from . import storm_sql, wire
 from .models import Cab, Offer, OfferStatus
 
 
@@ -124,13 +124,16 @@ def for_driver(c: Cab) -> dict:
 
 
 def for_drivers(cabs: list[Cab]) -> list[dict]:
-    """:func:`for_driver` of each cab, in two statements for all (a batch of connections, dispatch.connecting)."""
+    """:func:`for_driver` of each cab: one short statement for all, two more only if some have an offer or a ride
+    (a batch of connections, dispatch.connecting). After a restart most reconnecting cabs have neither."""
     ids = [c.pk for c in cabs]
+    involved = storm_sql.with_offer_or_ride(ids)
     pending, current = {}, {}
-    for o in Offer.objects.filter(cab_id__in=ids, status=OfferStatus.PENDING).select_related("ride__passenger"):
-        pending.setdefault(o.cab_id, o)  # the first in the offers' order, as .first() would give
-    for r in Ride.objects.filter(cab_id__in=ids, status__in=ACTIVE_RIDE_STATUSES).select_related("cab", "passenger"):
-        current.setdefault(r.cab_id, r)
+    if involved:
+        for o in Offer.objects.filter(cab_id__in=involved, status=OfferStatus.PENDING).select_related("ride__passenger"):
+            pending.setdefault(o.cab_id, o)  # the first in the offers' order, as .first() would give
+        for r in Ride.objects.filter(cab_id__in=involved, status__in=ACTIVE_RIDE_STATUSES).select_related("cab", "passenger"):
+            current.setdefault(r.cab_id, r)
     return [wire.DRIVER_SNAPSHOT(cab=cab(c), offer=offer(pending[c.pk]) if c.pk in pending else None,
                                  ride=for_the_driver(current[c.pk]) if c.pk in current else None) for c in cabs]
 

@@ -3,7 +3,8 @@
 DRF's token table, one token per user, with three rules on top: a login issues
 a fresh key (the old one dies), a key older than ``AUTH_TOKEN_TTL`` is refused,
 and logout or a password change deletes it. The websocket handshake
-(``dispatch.auth``) asks :func:`live_users` the same question as the REST API.
+(``dispatch.auth``) asks the same question as the REST API, in one statement for a batch of
+handshakes: an active user and a key issued after :func:`issued_after`.
 """
 
 from datetime import datetime
@@ -21,8 +22,13 @@ def expires_at(token: Token) -> datetime:
     return token.created + settings.AUTH_TOKEN_TTL
 
 
+def issued_after(now: datetime | None = None) -> datetime:
+    """A key issued after this instant has not expired yet."""
+    return (now or timezone.now()) - settings.AUTH_TOKEN_TTL
+
+
 def is_live(token: Token) -> bool:
-    return token.user.is_active and timezone.now() < expires_at(token)
+    return token.user.is_active and token.created > issued_after()
 
 
 @transaction.atomic
@@ -34,12 +40,6 @@ def issue(user) -> Token:
 
 def revoke(user) -> None:
     Token.objects.filter(user=user).delete()
-
-
-def live_users(keys: list[str], related: tuple[str, ...] = ()) -> list:
-    """For each key, the active user whose unexpired token it is, or None: one statement for them all."""
-    tokens = Token.objects.select_related("user", *related).in_bulk(keys)
-    return [tokens[k].user if k in tokens and is_live(tokens[k]) else None for k in keys]
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):

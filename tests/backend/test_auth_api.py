@@ -13,15 +13,16 @@ from rest_framework.test import APIClient
 
 from backend.accounts.client_ip import client_ip
 from backend.accounts.tokens import ExpiringTokenAuthentication
-from dispatch.auth import users_for_tokens
+from dispatch.auth import people_for_tokens
 
 pytestmark = pytest.mark.django_db
 URL = "/api/auth/token/"
 
 
 def handshake_user(key):
-    """The websocket handshake's lookup itself, for one key, in this thread."""
-    return users_for_tokens([key])[0]
+    """The websocket handshake's lookup itself, for one key, in this thread: the user of the driver it opens, or None."""
+    person = people_for_tokens([key])[0]
+    return person.user if person else None
 
 
 @pytest.fixture(autouse=True)
@@ -65,22 +66,25 @@ def test_each_login_issues_a_fresh_key_that_expires_and_the_old_one_dies(user, s
     assert accepted(second)
 
 
-def test_an_expired_token_is_refused_by_the_api_and_the_websocket(user, settings):
+def test_an_expired_token_is_refused_by_the_api_and_the_websocket(user, make_person, settings):
+    make_person(user=user)  # a driver: the handshake opens only a person's cab
     key = login(APIClient()).json()["token"]
     assert handshake_user(key) == user
     Token.objects.filter(key=key).update(created=Token.objects.get(key=key).created - settings.AUTH_TOKEN_TTL - timedelta(seconds=1))
     answer = me(key)
     assert answer.status_code == 401 and "expirada" in answer.json()["detail"]
-    assert handshake_user(key).is_anonymous
+    assert handshake_user(key) is None
 
 
-def test_logout_revokes_the_token(user):
+def test_logout_revokes_the_token(user, make_person):
+    make_person(user=user)
     key = login(APIClient()).json()["token"]
+    assert handshake_user(key) == user
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.post("/api/auth/logout/").status_code == 204
     assert me(key).status_code == 401
-    assert handshake_user(key).is_anonymous
+    assert handshake_user(key) is None
 
 
 def test_a_password_change_revokes_the_token(user):

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from backend.registry.services import auxiliaries
 from backend.trips.models import Ride, RideStatus
-from dispatch import cabs, connecting, snapshots
+from dispatch import cabs, connecting, snapshots, storm_sql
 from dispatch.models import Cab, CabConnection
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +55,52 @@ def test_what_is_asked_in_the_same_turn_goes_in_one_call_and_a_failure_reaches_e
     together, failures = asyncio.run(scenario())
     assert together == [0, 2, 4, 6, 8] and calls[0] == [0, 1, 2, 3, 4]
     assert all(isinstance(f, ValueError) for f in failures) and calls[1] == ["boom", 7]
+
+
+def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_the_next():
+    calls, release = [], asyncio.Event()
+
+    def slow_many(items):
+        calls.append(list(items))
+        return items
+
+    async def scenario():
+        batched = connecting.Batched(slow_many)
+        original = connecting.run
+
+        async def held(func, items):  # the first call waits until the others have arrived
+            if len(calls) == 0:
+                await release.wait()
+            return await original(func, items)
+
+        connecting.run = held
+        try:
+            first = asyncio.ensure_future(batched("a"))
+            await asyncio.sleep(0.05)  # "a" is running
+            later = [asyncio.ensure_future(batched(x)) for x in "bcd"]
+            await asyncio.sleep(0.05)
+            release.set()
+            return await first, await asyncio.gather(*later)
+        finally:
+            connecting.run = original
+
+    assert asyncio.run(scenario()) == ("a", ["b", "c", "d"])
+    assert calls == [["a"], ["b", "c", "d"]]
+
+
+@pytest.mark.article("Art. 66")
+def test_a_storm_s_statements_read_values_as_the_orm_does(working_cab):
+    """Written by hand (dispatch.storm_sql), on SQLite and PostgreSQL alike: a boolean, the kept facts, the names."""
+    cab = cabs.go_online(working_cab().holder, "chan-1")
+    Cab.objects.filter(pk=cab.pk).update(status="livre")
+    (read,) = storm_sql.with_names([cab.pk]).values()
+    orm = Cab.objects.select_related("permit", "driver").get(pk=cab.pk)
+    assert read.online is True and read.compliance_facts == orm.compliance_facts and isinstance(read.compliance_facts, dict)
+    assert (read.status, read.permit.number, read.driver.full_name) == ("livre", orm.permit.number, orm.driver.full_name)
+    assert snapshots.cab(read) == snapshots.cab(orm)
+    assert read.driver.cpf == orm.driver.cpf  # a field not read loads when asked
+    cabs.go_offline_many([(cab.pk, "chan-1")])
+    assert storm_sql.with_names([cab.pk])[cab.pk].online is False
 
 
 @pytest.mark.article("Art. 66")

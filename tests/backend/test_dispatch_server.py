@@ -61,3 +61,11 @@ def test_every_connection_is_checked_once_per_period_in_slices(server):
     assert [p.checked for p in protocols] == [1] * 100
     server.timeout_checker()  # the next period starts over
     assert sum(p.checked for p in protocols) == 100 + 100 // slices
+
+
+def test_it_listens_with_a_long_queue_unless_an_endpoint_names_its_own():
+    server = sweep.IncrementalSweepServer(application=None, signal_handlers=False, endpoints=[
+        "tcp:port=8000:interface=127.0.0.1", "unix:/run/daphne.sock", "tcp:port=8001:backlog=10", "fd:fileno=3"])
+    assert server.endpoints == [
+        f"tcp:port=8000:interface=127.0.0.1:backlog={sweep.LISTEN_BACKLOG}", f"unix:/run/daphne.sock:backlog={sweep.LISTEN_BACKLOG}",
+        "tcp:port=8001:backlog=10", "fd:fileno=3"]

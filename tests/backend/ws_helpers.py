@@ -7,6 +7,7 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from rest_framework.authtoken.models import Token
 
 from dispatch import wire
 from dispatch.models import Cab
@@ -106,7 +107,12 @@ class Client:
 
 
 async def connect(consumer, path, user, role, seen) -> Client:
-    communicator = WebsocketCommunicator(consumer.as_asgi(), path, headers=[(b"origin", b"http://testserver")])
+    """A connection of ``user``: a driver's with the token of its handshake, the others' with their session's user."""
+    headers = [(b"origin", b"http://testserver")]
+    if role == "driver":
+        token = await database_sync_to_async(Token.objects.get_or_create)(user=user)
+        headers.append((b"authorization", f"Token {token[0].key}".encode()))
+    communicator = WebsocketCommunicator(consumer.as_asgi(), path, headers=headers)
     communicator.scope["user"] = user
     connected, _code = await communicator.connect(timeout=10)
     assert connected
