@@ -236,11 +236,40 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
     return tokens, pax
 
 
+SUSPENSION_REASON = "benchmark: suspended while its server restarts"
+
+
+def suspend_permits_of(keys: list[str]) -> None:
+    """DIMUTRAN suspends the permits of these drivers' tokens (Art. 54, b), through the registry's service."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from backend.registry.models import Permit
+    from backend.registry.services import permits
+
+    today = timezone.localdate()
+    for permit in Permit.objects.filter(holder__user__auth_token__key__in=keys):
+        permits.suspend(permit=permit, starts_on=today, ends_on=today + timedelta(days=5), reason=SUSPENSION_REASON)
+
+
+def analyze() -> None:
+    """The planner's statistics of a fleet just built, as autovacuum would gather them on a database in service:
+    without them PostgreSQL scanned every user to check a token (a copied template keeps them)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
 def reset_dispatch_state():
     from backend.ranks.models import RankCheckIn
+    from backend.registry.models import Suspension
     from backend.trips.models import Ride
     from dispatch.models import Cab, Offer
 
+    Suspension.objects.filter(reason=SUSPENSION_REASON).delete()  # a restart's suspensions end with its scenario
     RankCheckIn.objects.all().delete()
     Offer.objects.all().delete()
     Ride.objects.all().delete()
@@ -356,29 +385,45 @@ def server_cores(count: int, pin: str) -> list[int]:
 
 class Servers:
     def __init__(self, app: str, count: int, env: dict, tmp: Path, pin: str = ""):
-        self.processes, self.ports = [], []
+        self.app, self.env, self.tmp = app, env, tmp
         self.cores = server_cores(count, pin)
+        self.ports = [free_port() for _ in range(count)]
+        self.processes = [self._start(k) for k in range(count)]
         for k in range(count):
-            port = free_port()
-            log = open(tmp / f"daphne-{port}.log", "w")
-            # pinned with taskset: the server and its offering worker (a child inherits the affinity) on one core
-            taskset = ["taskset", "-c", str(self.cores[k])] if self.cores else []
-            p = subprocess.Popen([*taskset, sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
-                                  "--websocket_connect_timeout", "30", app],
-                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-            self.processes.append(p)
-            self.ports.append(port)
-        for p, port in zip(self.processes, self.ports):
-            deadline = time.monotonic() + 60
-            while True:
-                if p.poll() is not None:
-                    raise RuntimeError(f"daphne exited with {p.returncode}; see {tmp}/daphne-{port}.log")
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                if time.monotonic() > deadline:
-                    raise TimeoutError(port)
-                time.sleep(0.1)
+            self._wait_listening(k)
+
+    def _start(self, k: int) -> subprocess.Popen:
+        port = self.ports[k]
+        log = open(self.tmp / f"daphne-{port}.log", "a")
+        # pinned with taskset: the server and its offering worker (a child inherits the affinity) on one core
+        taskset = ["taskset", "-c", str(self.cores[k])] if self.cores else []
+        return subprocess.Popen([*taskset, sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
+                                 "--websocket_connect_timeout", "30", self.app],
+                                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def _wait_listening(self, k: int) -> None:
+        p, port = self.processes[k], self.ports[k]
+        deadline = time.monotonic() + 60
+        while True:
+            if p.poll() is not None:
+                raise RuntimeError(f"daphne exited with {p.returncode}; see {self.tmp}/daphne-{port}.log")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    return
+            if time.monotonic() > deadline:
+                raise TimeoutError(port)
+            time.sleep(0.02)
+
+    def restart(self, k: int, while_down=lambda: None) -> tuple[float, float]:
+        """Stop server ``k`` as a deploy does (SIGTERM), call ``while_down``, start it again on its port.
+        Returns when it was told to stop and when it listened again (perf_counter)."""
+        stopped = time.perf_counter()
+        self.processes[k].terminate()
+        self.processes[k].wait(timeout=30)
+        while_down()
+        self.processes[k] = self._start(k)
+        self._wait_listening(k)
+        return stopped, time.perf_counter()
 
     def cpu(self) -> float:
         """CPU seconds of the Daphne processes and their children (the offering workers)."""
@@ -405,14 +450,21 @@ def pct(values, q):
     return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
 
 
+class Refused(Exception):
+    """The server answered a (re)connection with an error frame instead of the snapshot (then a policy close)."""
+
+
 class Load:
     """One client process's share of the load: some cabs, or the passengers (``role``)."""
 
-    def __init__(self, role, ports, tokens, first_index, args, echo: bool, counter, rate):
+    def __init__(self, role, ports, tokens, first_index, args, echo: bool, counter, rate, back=None, refused=None,
+                 suspended=frozenset()):
         self.role, self.ports, self.tokens, self.first, self.args, self.echo = role, ports, tokens, first_index, args, echo
         self.counter = counter  # shared with the coordinator: position messages sent by this process
         self.rate = rate  # shared with the coordinator: positions per cab per tick (the surge window raises it)
-        self.cabs: list = []  # open websockets
+        self.back, self.refused = back, refused  # shared: cabs back after a dropped connection, cabs refused coming back
+        self.suspended = suspended  # cab indices whose permit the coordinator suspends while their server is down
+        self.cabs: list = []  # every cab connected once, with its current websocket
         self.requests: dict = {}  # ride_id -> send time (perf_counter: CLOCK_MONOTONIC, the same in every process)
         self.offers: dict = {}  # ride_id -> receive time at the driver
         self.echo_latency: list = []
@@ -421,38 +473,75 @@ class Load:
         self.errors: dict = {}
         self.escalated = 0
         self.completed = 0
+        self.before_snapshot = 0  # offers read on a connection before its snapshot: must stay 0
+        self.to_suspended = 0  # offers read by a suspended cab once it came back: must stay 0
+        self.stopping = False
         self.rng = random.Random(1242 + first_index)
 
-    async def connect_cab(self, i, token, sem):
+    async def _open(self, cab) -> None:
+        """One connection of the cab, as the driver app makes it: the handshake, the snapshot, its status, a position."""
         from websockets.asyncio.client import connect
 
-        port = self.ports[i % len(self.ports)]
+        ws = await connect(f"ws://127.0.0.1:{cab['port']}/ws/driver/", additional_headers={"Authorization": f"Token {cab['token']}"},
+                           open_timeout=60, ping_interval=None, compression=None, max_queue=64)
+        if not self.echo:
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if frame.get("type") == "snapshot":
+                    break
+                if frame.get("type") != "offer":
+                    raise Refused(frame)
+                self.before_snapshot += 1
+            await ws.send('{"type":"status","status":"livre"}')
+        await ws.send(json.dumps({"type": "position", "lat": cab["lat"], "lon": cab["lon"]}))
+        cab["ws"] = ws
+
+    async def connect_cab(self, i, token, sem):
+        cab = {"index": i, "token": token, "port": self.ports[i % len(self.ports)], "drops": 0, "pongs": asyncio.Queue(),
+               "lat": CENTRE[0] + self.rng.uniform(-SPREAD, SPREAD), "lon": CENTRE[1] + self.rng.uniform(-SPREAD, SPREAD)}
         async with sem:
             for attempt in range(3):
                 try:
-                    ws = await connect(f"ws://127.0.0.1:{port}/ws/driver/", additional_headers={"Authorization": f"Token {token}"},
-                                       open_timeout=60, ping_interval=None, compression=None, max_queue=64)
-                    if not self.echo:
-                        first = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                        if first.get("type") != "snapshot":
-                            raise RuntimeError(first)
-                        await ws.send('{"type":"status","status":"livre"}')
-                    cab = {"ws": ws, "lat": CENTRE[0] + self.rng.uniform(-SPREAD, SPREAD),
-                           "lon": CENTRE[1] + self.rng.uniform(-SPREAD, SPREAD), "pongs": asyncio.Queue()}
-                    await ws.send(json.dumps({"type": "position", "lat": cab["lat"], "lon": cab["lon"]}))
-                    cab["reader"] = asyncio.create_task(self.driver_reader(cab))
-                    self.cabs.append(cab)
-                    return
+                    await self._open(cab)
+                    break
                 except Exception as exc:  # noqa: BLE001
                     err = type(exc).__name__
                     await asyncio.sleep(1 + attempt)
-            self.failed += 1
-            self.errors[err] = self.errors.get(err, 0) + 1
+            else:
+                self.failed += 1
+                self.errors[err] = self.errors.get(err, 0) + 1
+                return
+        self.cabs.append(cab)
+        cab["reader"] = asyncio.create_task(self.driver_session(cab))
 
-    async def driver_reader(self, cab):
-        ws = cab["ws"]
+    async def driver_session(self, cab):
+        """Read the cab's frames; when its connection drops (its server restarted), reconnect with the driver app's
+        back-off (driver_app.ws) until back, or until refused (a policy close: the app stops trying too)."""
+        from driver_app.ws import BACKOFF_S
+
+        while True:
+            await self._read(cab)
+            if self.stopping:
+                return
+            cab["drops"] += 1
+            attempt = 0
+            while True:
+                await asyncio.sleep(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)] * self.rng.uniform(0.8, 1.2))
+                if self.stopping:
+                    return
+                try:
+                    await self._open(cab)
+                    break
+                except Refused:
+                    self.refused.value += 1
+                    return
+                except Exception:  # noqa: BLE001 -- not up yet, or too busy: try again later
+                    attempt += 1
+            self.back.value += 1
+
+    async def _read(self, cab):
         try:
-            async for raw in ws:
+            async for raw in cab["ws"]:
                 if '"pong"' in raw:
                     cab["pongs"].put_nowait(time.perf_counter())
                     continue
@@ -461,6 +550,8 @@ class Load:
                 now = time.perf_counter()
                 offer = json.loads(raw)["offer"]
                 self.offers[offer["ride_id"]] = now
+                if cab["drops"] and cab["index"] in self.suspended:
+                    self.to_suspended += 1
                 asyncio.create_task(self.run_trip(cab, offer))
         except Exception:  # noqa: BLE001
             pass
@@ -529,7 +620,9 @@ class Load:
                            ping_interval=None, compression=None)
         await ws.send(json.dumps({"type": "auth", "token": token}))
         if not self.echo:
-            await asyncio.wait_for(ws.recv(), 60)  # snapshot
+            snapshot = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            for ride in snapshot.get("rides", []):  # left open by a restart: given up, a new request follows
+                await ws.send(json.dumps({"type": "ride_cancel", "ride_id": ride["id"], "reason": "bench"}))
         try:
             while not stop.is_set():
                 await queue.get()
@@ -565,6 +658,15 @@ class Load:
         finally:
             ws.transport.abort()
 
+    async def passenger_session(self, token, port, queue: asyncio.Queue, stop):
+        """A passenger's connection, opened again when it drops (its server restarted) until the run stops."""
+        while not stop.is_set():
+            try:
+                await self.passenger(token, port, queue, stop)
+            except Exception:  # noqa: BLE001 -- the server is not up yet
+                pass
+            await asyncio.sleep(self.rng.uniform(0.8, 1.2))
+
     async def request_stream(self, queue: asyncio.Queue, stop):
         while not stop.is_set():
             await asyncio.sleep(self.rng.expovariate(self.args.rps))
@@ -588,18 +690,20 @@ async def _run_share(load: Load, go_requests, stop, report):
         tasks.append(asyncio.create_task(load.position_loop(_Stop)))
         t0 = time.perf_counter()
         await asyncio.gather(*(load.connect_cab(load.first + i, t, sem) for i, t in enumerate(load.tokens)))
-        report.put(("connected", len(load.cabs), load.failed, dict(load.errors), time.perf_counter() - t0))
+        on_first = sum(cab["port"] == load.ports[0] for cab in load.cabs)  # the server a restart restarts
+        report.put(("connected", len(load.cabs), load.failed, dict(load.errors), time.perf_counter() - t0, on_first))
         gc.collect()
         gc.freeze()
         tasks.append(asyncio.create_task(load.ping_loop(_Stop)))
     else:
         queue: asyncio.Queue = asyncio.Queue()
-        tasks += [asyncio.create_task(load.passenger(tok, load.ports[i % len(load.ports)], queue, _Stop))
+        tasks += [asyncio.create_task(load.passenger_session(tok, load.ports[i % len(load.ports)], queue, _Stop))
                   for i, tok in enumerate(load.tokens)]
-        report.put(("connected", 0, 0, {}, 0.0))
+        report.put(("connected", 0, 0, {}, 0.0, 0))
         await _wait(go_requests)
         tasks.append(asyncio.create_task(load.request_stream(queue, _Stop)))
     await _wait(stop)
+    load.stopping = True  # a connection closed from now on is the end of the run, not a restart
     await asyncio.sleep(1.5)  # the last offers arrive
     for t in tasks:
         t.cancel()
@@ -607,17 +711,19 @@ async def _run_share(load: Load, go_requests, stop, report):
         cab["reader"].cancel()
         cab["ws"].transport.abort()
     report.put(("done", load.role, load.offers, load.requests, load.echo_latency, load.rtts, load.completed, load.escalated,
-                dict(load.errors)))
+                dict(load.errors), load.before_snapshot, load.to_suspended))
 
 
-def client_process(role, ports, tokens, first_index, args, echo, counter, rate, go_requests, stop, report, avoid=()):
+def client_process(role, ports, tokens, first_index, args, echo, counter, rate, go_requests, stop, report, avoid=(), back=None,
+                   refused=None, suspended=frozenset()):
     """Entry point of a load-client process (multiprocessing, spawn)."""
     if set(avoid) and set(os.sched_getaffinity(0)) - set(avoid):
         os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - set(avoid))  # --pin: off the servers' cores
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     gc.set_threshold(50_000, 50, 100)
-    asyncio.run(_run_share(Load(role, ports, tokens, first_index, args, echo, counter, rate), go_requests, stop, report))
+    load = Load(role, ports, tokens, first_index, args, echo, counter, rate, back, refused, suspended)
+    asyncio.run(_run_share(load, go_requests, stop, report))
 
 
 def _iso(ts):
@@ -628,7 +734,8 @@ def _iso(ts):
 
 def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None,
             hops_file: Path | None = None):
-    """Run the load from ``args.client_procs`` cab processes and one passenger process; measure three windows."""
+    """Run the load from ``args.client_procs`` cab processes and one passenger process: the connection of every cab,
+    three windows, then (``--restart``) a restart of the first server under that load."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -636,23 +743,30 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     k = max(1, args.client_procs)
     shares = [(i * len(tokens) // k, tokens[i * len(tokens) // k:(i + 1) * len(tokens) // k]) for i in range(k)]
     counters = [ctx.Value("q", 0, lock=False) for _ in shares]
+    # per cab process (each adds to its own: no lost update): cabs back after the restart, cabs refused coming back
+    backs, refusals = [ctx.Value("q", 0, lock=False) for _ in shares], [ctx.Value("q", 0, lock=False) for _ in shares]
     rate = ctx.Value("d", 1.0, lock=False)
     avoid = tuple(servers.cores)
+    # Cabs of the first server whose permit is suspended while it is down: refused when they come back, never offered.
+    suspended = frozenset() if echo or not args.restart else frozenset(range(0, len(tokens), len(servers.ports))[:args.suspend])
     procs = [ctx.Process(target=client_process, args=("cabs", servers.ports, share, first, args, echo, counter, rate, go_requests, stop, report,
-                                                      avoid))
-             for (first, share), counter in zip(shares, counters)]
+                                                      avoid, back, refused, suspended))
+             for (first, share), counter, back, refused in zip(shares, counters, backs, refusals)]
     procs.append(ctx.Process(target=client_process, args=("passengers", servers.ports, pax, 0, args, echo, ctx.Value("q", 0, lock=False),
                                                            rate, go_requests, stop, report, avoid)))
     positions = lambda: sum(c.value for c in counters)  # noqa: E731
-    t0 = time.perf_counter()
+    restart = None
+    t0, cpu_before = time.perf_counter(), servers.cpu()
     for p in procs:
         p.start()
     try:
         connected = [report.get(timeout=3600) for _ in procs]
         connect_s = time.perf_counter() - t0
+        connect_cpu = servers.cpu() - cpu_before
         cabs = sum(c[1] for c in connected)
         failed = sum(c[2] for c in connected)
-        print(f"  [{name}] {cabs} cabs connected in {connect_s:.1f} s by {k} client processes ({failed} failed)", flush=True)
+        print(f"  [{name}] {cabs} cabs connected in {connect_s:.1f} s by {k} client processes ({failed} failed), "
+              f"server CPU {connect_cpu / max(1, cabs) * 1000:.2f} ms a connection", flush=True)
         time.sleep(max(args.tick * 2, 5))  # warm-up: every cab has sent positions, the flush loop runs
         # window 1: positions only -> server CPU per position message
         rpid = redis_pid(redis_url) if redis_url else None
@@ -677,6 +791,11 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
         time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
+        if args.restart:
+            restart = restart_under_load(servers, sum(c[5] for c in connected), backs, refusals, [tokens[i] for i in sorted(suspended)])
+            print(f"  [{name}] restart: {restart['back']} cabs back {restart['back_s']:.1f} s after the server listened again "
+                  f"({restart['down_s']:.1f} s down), {restart['refused']} refused", flush=True)
+            time.sleep(REQUEST_WARMUP_S)  # requests go on: offers reach the cabs that came back (and not the refused)
         stop.set()
         results = [report.get(timeout=120) for _ in procs]
     finally:
@@ -686,7 +805,10 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
             if p.is_alive():
                 p.kill()
     offers, requests, echo_latency, rtts, completed, escalated, errors = {}, {}, [], [], 0, 0, {}
-    for _tag, _role, o, r, e, rt, done, esc, errs in results:
+    before_snapshot = to_suspended = 0
+    for _tag, _role, o, r, e, rt, done, esc, errs, early, wrong in results:
+        before_snapshot += early
+        to_suspended += wrong
         offers.update(o)
         requests.update(r)
         echo_latency += e
@@ -695,13 +817,17 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         escalated += esc
         for key, n in errs.items():
             errors[key] = errors.get(key, 0) + n
-    lat = [d for t, d in echo_latency if t >= t2] if echo else [offers[r] - t for r, t in requests.items() if r in offers and t >= t2]
+    lat = [d for t, d in echo_latency if t2 <= t < t3] if echo else [offers[r] - t for r, t in requests.items() if r in offers and t2 <= t < t3]
+    if restart:
+        restart.update(suspended=len(suspended), before_snapshot=before_snapshot, to_suspended=to_suspended,
+                       offers=sum(1 for at in offers.values() if at >= restart["stopped"]))
     quiet_rtts = [rtt for at, rtt in rtts if w0 <= at < w1]
     busy_rtts = [rtt for at, rtt in rtts if t2 <= at < t3]
     window = w1 - w0
     msgs = pos1 - pos0
     return {
-        "name": name, "processes": len(servers.processes), "cabs": cabs, "connect_s": connect_s,
+        "name": name, "processes": len(servers.processes), "cabs": cabs, "connect_s": connect_s, "restart": restart,
+        "connect_cpu_ms": connect_cpu / max(1, cabs) * 1000,
         "pos_per_s": msgs / window, "cpu_util": (cpu1 - cpu0) / window, "cpu_per_pos_us": (cpu1 - cpu0) / max(1, msgs) * 1e6,
         "redis_cpu_util": (rcpu1 - rcpu0) / window if rpid else None,
         "surge_pos_per_s": (sp1 - sp0) / (sw1 - sw0), "surge_cpu_util": (s1 - s0) / (sw1 - sw0),
@@ -710,8 +836,31 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         "rtt_p50_ms": pct(busy_rtts, 50) * 1000, "rtt_p99_ms": pct(busy_rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
         "completed": completed, "escalated": escalated, "errors": errors,
-        "hops": hop_times(hops_file, requests, offers, t2) if hops_file and not echo else [],
+        "hops": hop_times(hops_file, requests, offers, t2, t3) if hops_file and not echo else [],
     }
+
+
+def restart_under_load(servers: Servers, cabs: int, backs, refusals, suspend: list[str]) -> dict:
+    """Restart the first server (SIGTERM, then a new process on its port) while positions and requests go on; suspend
+    the permits of the ``suspend`` tokens while it is down (DIMUTRAN acting during the outage). Its ``cabs`` reconnect
+    as the driver app does; returns when every one is back or refused (or after ten minutes)."""
+    from django.db import connections
+
+    def suspend_permits():
+        if suspend:
+            suspend_permits_of(suspend)
+            connections.close_all()
+
+    stopped, listening = servers.restart(0, suspend_permits)
+    cpu_listening = servers.cpu()
+    back = lambda: sum(v.value for v in backs)  # noqa: E731
+    refused = lambda: sum(v.value for v in refusals)  # noqa: E731
+    deadline = listening + 600
+    while back() + refused() < cabs and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    done = time.perf_counter()
+    return {"stopped": stopped, "down_s": listening - stopped, "back_s": done - listening, "back": back(),
+            "refused": refused(), "expected": cabs, "cpu_ms": (servers.cpu() - cpu_listening) / max(1, back()) * 1000}
 
 
 HOPS = (("send", "consumer", "passenger client sends -> consumer handles the frame"),
@@ -724,20 +873,20 @@ HOPS = (("send", "consumer", "passenger client sends -> consumer handles the fra
         ("sent", "read", "-> the cab's client reads it"))
 
 
-def hop_times(path: Path, requests: dict, offers: dict, since: float) -> list[tuple[str, float, float, float, int]]:
-    """Per hop of the measured requests (sent after ``since``): label, p50, p90, p99 (ms), count; from the
-    server's marks (dispatch/hops.py) and the clients' send and read times."""
+def hop_times(path: Path, requests: dict, offers: dict, since: float, until: float) -> list[tuple[str, float, float, float, int]]:
+    """Per hop of the measured requests (sent between ``since`` and ``until``): label, p50, p90, p99 (ms), count;
+    from the server's marks (dispatch/hops.py) and the clients' send and read times."""
     marks: dict = {}
     if path.exists():
         for line in path.read_text().splitlines():
             ride, hop, at = line.split()
             marks.setdefault(ride, {})[hop] = float(at)
     for ride, t in requests.items():
-        if t >= since and ride in offers:
+        if since <= t < until and ride in offers:
             marks.setdefault(str(ride), {}).update(send=t, read=offers[ride])
     rows = []
     for start, end, label in HOPS:
-        spans = [m[end] - m[start] for ride, m in marks.items() if start in m and end in m and m.get("send", 0) >= since]
+        spans = [m[end] - m[start] for ride, m in marks.items() if start in m and end in m and since <= m.get("send", 0) < until]
         rows.append((label, pct(spans, 50) * 1000, pct(spans, 90) * 1000, pct(spans, 99) * 1000, len(spans)))
     return rows
 
@@ -789,7 +938,8 @@ def print_table(rows, args):
         notes = []
         if echo:
             notes.append(f"CPU/position = {r['cpu_per_pos_us'] / echo['cpu_per_pos_us']:.2f}x echo")
-            notes.append(f"connecting {r['connect_s'] / echo['connect_s']:.2f}x echo's time")
+            notes.append(f"connecting {r['connect_s'] / echo['connect_s']:.2f}x echo's time "
+                         f"({r['connect_cpu_ms']:.2f} against {echo['connect_cpu_ms']:.2f} ms of server CPU a connection)")
         fixed, marginal, saturated = capacity(r)
         notes.append(f"linear capacity at 100% CPU ~ {linear_capacity(r):.0f} positions/s; "
                      f"fixed {fixed * 100:.1f}% + {marginal * 1e6:.0f} us/position (x{args.surge:g} surge) -> "
@@ -799,6 +949,9 @@ def print_table(rows, args):
         notes.append(f"surge window {r['surge_pos_per_s']:.0f} positions/s at {per_process * 100:.0f}% of each process's core "
                      f"({measured})")
         print(f"  {r['name']}: " + "; ".join(notes))
+    for r in rows:
+        if r["restart"]:
+            print_restart(r, echo)
     for r in rows:
         if r["hops"]:
             print(f"\n  [{r['name']}] where a request's time goes (ms):")
@@ -825,6 +978,21 @@ def print_table(rows, args):
         if "naive" in by:
             print(f"  naive / memory: CPU/position {by['naive']['cpu_per_pos_us'] / by['memory']['cpu_per_pos_us']:.2f}x, "
                   f"offer p99 {by['naive']['p99_ms'] / by['memory']['p99_ms']:.2f}x")
+
+
+def print_restart(r: dict, echo: dict | None) -> None:
+    """A restart under load: how long its cabs took to come back, and whether any got an offer before the server
+    knew it may work (the suspended ones are refused; no connection hears an offer before its snapshot)."""
+    x = r["restart"]
+    line = (f"  [{r['name']}] restart of a loaded process: {x['back']} of {x['expected']} cabs back {x['back_s']:.1f} s after it "
+            f"listened again ({x['down_s']:.1f} s down; {x['cpu_ms']:.2f} ms of server CPU a connection)")
+    if echo and echo["restart"] and r is not echo:
+        line += f", {x['back_s'] / echo['restart']['back_s']:.2f}x echo's {echo['restart']['back_s']:.1f} s"
+    print(line)
+    if r is not echo:
+        print(f"    compliance before offers: {x['suspended']} permits suspended while it was down, {x['refused']} refused coming "
+              f"back, {x['to_suspended']} offers to them; {x['before_snapshot']} offers before a connection's snapshot; "
+              f"{x['offers']} offers made during and after the restart")
 
 
 def print_search(r: dict) -> None:
@@ -860,6 +1028,11 @@ def main():
                         help="taskset the servers (each with its offering worker): 'each' to a core of its own, 'one' all "
                              "to the last core (on 2 cores: the one-process and two-process capacity of one core, both "
                              "measured saturated); the clients to the other cores")
+    parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
+                        help="after the windows, restart the first server under the same load (SIGTERM, a new process on its "
+                             "port): its cabs reconnect with the driver app's back-off")
+    parser.add_argument("--suspend", type=int, default=20,
+                        help="permits suspended while the restarted server is down: refused when they come back, never offered")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     parser.add_argument("--reuse-fleet", action="store_true",
                         help="PostgreSQL: keep the built fleet in a template database and copy it on later runs "
@@ -900,6 +1073,8 @@ def main():
         t = time.perf_counter()
         call_command("migrate", verbosity=0)
         tokens, pax = fleet_tokens() if db.cloned else build_fleet(args.cabs, args.passengers)
+        if not db.cloned:
+            analyze()
         db.keep_as_template()
         print(f"database {args.db} ready with {args.cabs} cabs in {time.perf_counter() - t:.0f} s" + (" (copied)" if db.cloned else ""))
         from django.db import connections
