@@ -414,13 +414,15 @@ class Servers:
                 raise TimeoutError(port)
             time.sleep(0.02)
 
-    def restart(self, k: int, while_down=lambda: None) -> tuple[float, float]:
-        """Stop server ``k`` as a deploy does (SIGTERM), call ``while_down``, start it again on its port.
-        Returns when it was told to stop and when it listened again (perf_counter)."""
+    def restart(self, k: int, down: float, while_down=lambda: None) -> tuple[float, float]:
+        """Stop server ``k`` as a deploy does (SIGTERM), call ``while_down``, start it again on its port ``down``
+        seconds after the SIGTERM (or once it exited, if later). Returns when it was told to stop and when it listened
+        again (perf_counter)."""
         stopped = time.perf_counter()
         self.processes[k].terminate()
-        self.processes[k].wait(timeout=30)
+        self.processes[k].wait(timeout=60)
         while_down()
+        time.sleep(max(0.0, stopped + down - time.perf_counter()))
         self.processes[k] = self._start(k)
         self._wait_listening(k)
         return stopped, time.perf_counter()
@@ -792,7 +794,8 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
         if args.restart:
-            restart = restart_under_load(servers, sum(c[5] for c in connected), backs, refusals, [tokens[i] for i in sorted(suspended)])
+            restart = restart_under_load(servers, args.down, sum(c[5] for c in connected), backs, refusals,
+                                         [tokens[i] for i in sorted(suspended)])
             print(f"  [{name}] restart: {restart['back']} cabs back {restart['back_s']:.1f} s after the server listened again "
                   f"({restart['down_s']:.1f} s down), {restart['refused']} refused", flush=True)
             time.sleep(REQUEST_WARMUP_S)  # requests go on: offers reach the cabs that came back (and not the refused)
@@ -840,7 +843,7 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     }
 
 
-def restart_under_load(servers: Servers, cabs: int, backs, refusals, suspend: list[str]) -> dict:
+def restart_under_load(servers: Servers, down: float, cabs: int, backs, refusals, suspend: list[str]) -> dict:
     """Restart the first server (SIGTERM, then a new process on its port) while positions and requests go on; suspend
     the permits of the ``suspend`` tokens while it is down (DIMUTRAN acting during the outage). Its ``cabs`` reconnect
     as the driver app does; returns when every one is back or refused (or after ten minutes)."""
@@ -851,7 +854,7 @@ def restart_under_load(servers: Servers, cabs: int, backs, refusals, suspend: li
             suspend_permits_of(suspend)
             connections.close_all()
 
-    stopped, listening = servers.restart(0, suspend_permits)
+    stopped, listening = servers.restart(0, down, suspend_permits)
     cpu_listening = servers.cpu()
     back = lambda: sum(v.value for v in backs)  # noqa: E731
     refused = lambda: sum(v.value for v in refusals)  # noqa: E731
@@ -986,7 +989,7 @@ def print_restart(r: dict, echo: dict | None) -> None:
     x = r["restart"]
     line = (f"  [{r['name']}] restart of a loaded process: {x['back']} of {x['expected']} cabs back {x['back_s']:.1f} s after it "
             f"listened again ({x['down_s']:.1f} s down; {x['cpu_ms']:.2f} ms of server CPU a connection)")
-    if echo and echo["restart"] and r is not echo:
+    if echo and echo["restart"] and r is not echo and x["expected"] == echo["restart"]["expected"]:  # as many cabs
         line += f", {x['back_s'] / echo['restart']['back_s']:.2f}x echo's {echo['restart']['back_s']:.1f} s"
     print(line)
     if r is not echo:
@@ -1031,6 +1034,10 @@ def main():
     parser.add_argument("--restart", action=argparse.BooleanOptionalAction, default=True,
                         help="after the windows, restart the first server under the same load (SIGTERM, a new process on its "
                              "port): its cabs reconnect with the driver app's back-off")
+    parser.add_argument("--down", type=float, default=12.0,
+                        help="seconds from the restart's SIGTERM to the new process (at least until the old one exited): "
+                             "every scenario is down as long, its cabs in the same step of the driver app's back-off "
+                             "(1, 2, 4, 8 s...: the wave of the 15th second)")
     parser.add_argument("--suspend", type=int, default=20,
                         help="permits suspended while the restarted server is down: refused when they come back, never offered")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")

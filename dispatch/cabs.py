@@ -87,8 +87,7 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
     storm_sql.update(list(online), "online", True)
     Cab.objects.bulk_update(changed.values(), ["driver", "compliance_facts", "facts_epoch"])
     presence.open_connections(connections)
-    for cab in online.values():
-        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    events.announce_each(events.OPERATORS, [wire.CAB_UPDATE(cab=snapshots.cab(cab)) for cab in online.values()])
     return outcomes
 
 
@@ -108,7 +107,7 @@ def _take_offline(cabs: list[Cab]) -> None:
     storm_sql.update([cab.pk for cab in cabs], "online", False)
     for cab in cabs:
         cab.online = False
-        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    events.announce_each(events.OPERATORS, [wire.CAB_UPDATE(cab=snapshots.cab(cab)) for cab in cabs])
 
 
 def sweep_presence() -> list[int]:
@@ -150,8 +149,7 @@ def set_status_many(changes: list[tuple[int, str]]) -> list[Cab | DispatchError]
     changed = {cab.pk: cab for cab in outcomes if isinstance(cab, Cab)}
     for status in {cab.status for cab in changed.values()}:
         storm_sql.update([pk for pk, cab in changed.items() if cab.status == status], "status", status)
-    for cab in changed.values():
-        events.announce(events.OPERATORS, wire.CAB_UPDATE(cab=snapshots.cab(cab)))
+    events.announce_each(events.OPERATORS, [wire.CAB_UPDATE(cab=snapshots.cab(cab)) for cab in changed.values()])
     return outcomes
 
 

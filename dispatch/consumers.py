@@ -3,8 +3,8 @@
 A bad frame gets an ``error`` frame and the connection stays; a flood gets a
 policy close. RFC 6455's policy code is 1008, but Daphne (autobahn) lets an
 application send only 1000 or 3000-4999 (django/daphne#374), so the policy
-close is 4008: the same meaning in the application range. Group messages arrive as ``relay`` events and are passed
-on as they are.
+close is 4008: the same meaning in the application range. Group messages arrive as ``relay`` events (or
+``relay_many``, several at once) and are passed on as they are, a frame each.
 """
 
 from __future__ import annotations
@@ -133,6 +133,11 @@ class _Base(AsyncWebsocketConsumer):
 
     async def relay(self, event):
         await self.send_json(event["message"])
+
+    async def relay_many(self, event):
+        """Several announcements in one group message (``events.announce_each``), relayed one frame each, in order."""
+        for message in event["messages"]:
+            await self.relay({"type": "relay", "message": message})
 
     async def join(self, group: str):
         await self.channel_layer.group_add(group, self.channel_name)

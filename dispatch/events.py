@@ -55,6 +55,13 @@ def announce(group: str, message: dict) -> None:
     transaction.on_commit(lambda: post(group, message))
 
 
+def announce_each(group: str, messages: list[dict]) -> None:
+    """:func:`announce` of each message, in order, as one channel-layer message (``relay_many``): a batch of
+    connections tells the operators of its hundred cabs with one send, not a hundred (Redis: one round trip)."""
+    if messages:
+        transaction.on_commit(lambda: post(group, messages))
+
+
 def announce_compliance_change(permit_id: int) -> None:
     """Tell the cab's open connection to re-check whether it may work (suspension, revocation)."""
     announce(cab_group(permit_id), wire.COMPLIANCE_CHANGED(permit_id=permit_id))
@@ -75,9 +82,13 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
     layer = get_channel_layer()
     while True:
         group, message = await outbox.get()
-        hops.mark_offer(message, "outbox")
+        if isinstance(message, list):
+            event = {"type": "relay_many", "messages": message}
+        else:
+            hops.mark_offer(message, "outbox")
+            event = {"type": "relay", "message": message}
         try:
-            await layer.group_send(group, {"type": "relay", "message": message})
+            await layer.group_send(group, event)
         except Exception:  # one failed send must not stop the others; clients re-sync from snapshots
             log.exception("announcement to %s failed", group)
 
@@ -89,14 +100,16 @@ def collect() -> list:
     return _collected
 
 
-def post(group: str, message: dict) -> None:
-    """Send a committed announcement: through the outbox in a serving process, at once elsewhere."""
+def post(group: str, message: dict | list[dict]) -> None:
+    """Send a committed announcement (a message, or a list of them: ``announce_each``): through the outbox in a
+    serving process, at once elsewhere."""
     if _collected is not None:
         _collected.append((group, message))
         return
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
-        async_to_sync(get_channel_layer().group_send)(group, {"type": "relay", "message": message})
+        event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
+        async_to_sync(get_channel_layer().group_send)(group, event)
         return
     try:
         on_loop = asyncio.get_running_loop() is loop

@@ -6,12 +6,14 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from backend.registry.services import auxiliaries
 from backend.trips.models import Ride, RideStatus
-from dispatch import cabs, connecting, snapshots, storm_sql
+from dispatch import cabs, connecting, events, snapshots, storm_sql
 from dispatch.models import Cab, CabConnection
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +103,20 @@ def test_a_storm_s_statements_read_values_as_the_orm_does(working_cab):
     assert read.driver.cpf == orm.driver.cpf  # a field not read loads when asked
     cabs.go_offline_many([(cab.pk, "chan-1")])
     assert storm_sql.with_names([cab.pk])[cab.pk].online is False
+
+
+def test_a_batch_tells_the_operators_of_its_cabs_in_one_message_a_frame_each(working_cab, settings,
+                                                                            django_capture_on_commit_callbacks):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    layer = get_channel_layer()
+    async_to_sync(layer.group_add)(events.OPERATORS, "console")
+    holders = [working_cab().holder for _ in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        online = cabs.go_online_many([(h, f"c{k}") for k, h in enumerate(holders)])
+    message = async_to_sync(layer.receive)("console")
+    assert message["type"] == "relay_many"
+    assert [(m["type"], m["cab"]["id"], m["cab"]["online"]) for m in message["messages"]] == [
+        ("cab_update", cab.pk, True) for cab in online]
 
 
 @pytest.mark.article("Art. 66")
