@@ -50,10 +50,6 @@ class Empty(serializers.Serializer):
     pass
 
 
-class Status(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["livre", "ocupado", "fora_de_servico"])  # ocupado: a street or ponto passenger
-
-
 class RankId(serializers.Serializer):
     rank_id = serializers.IntegerField(min_value=1)
 
@@ -164,13 +160,28 @@ def position(frame: dict) -> dict:
 
 position.fields = {"lat": "number", "lon": "number", "accuracy?": "number, metres"}  # for the protocol document
 
+DRIVER_STATUSES = ("livre", "ocupado", "fora_de_servico")  # ocupado: a street or ponto passenger
+
+
+def status(frame: dict) -> dict:
+    """``{status}`` checked by hand: after a restart every driver's first frame is its status, and a DRF serializer
+    was two fifths of the consumer's work on a frame (docs/dispatch-benchmark.md, eighth round)."""
+    value = frame.get("status")
+    if not isinstance(value, str) or value not in DRIVER_STATUSES:
+        raise ProtocolError("invalid", _("Mensagem inválida."), {"status": [
+            str(_("Situação inválida: use %(choices)s.") % {"choices": ", ".join(DRIVER_STATUSES)})]})
+    return {"status": value}
+
+
+status.fields = {"status": "livre | ocupado | fora_de_servico"}
+
 
 # What each role may send, and the schema of each message.
 INBOUND = {
     "driver": {
         "ping": Empty,
         "position": position,
-        "status": Status,
+        "status": status,
         "rank_check_in": RankId,
         "rank_check_out": Empty,
         "offer_accept": OfferId,

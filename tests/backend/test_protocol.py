@@ -31,6 +31,19 @@ def test_bad_positions_name_their_fields(frame, fields):
     assert error["code"] == "invalid" and set(error["fields"]) == fields
 
 
+@pytest.mark.parametrize("status", protocol.DRIVER_STATUSES)
+def test_each_status_a_driver_may_set_is_accepted(status):
+    assert protocol.parse("driver", f'{{"type": "status", "status": "{status}"}}') == ("status", {"status": status})
+
+
+@pytest.mark.parametrize("frame", ['{"type": "status"}', '{"type": "status", "status": "a_caminho"}',
+                                   '{"type": "status", "status": ["livre"]}', '{"type": "status", "status": 1}'])
+def test_a_bad_status_names_its_field_and_the_choices(frame):
+    error = parse_error("driver", frame)
+    assert error["code"] == "invalid" and set(error["fields"]) == {"status"}
+    assert "livre, ocupado, fora_de_servico" in error["fields"]["status"][0]
+
+
 @pytest.mark.parametrize(
     "text, code",
     [("{", "malformed_json"), ("[1]", "missing_type"), ('{"type": "fly"}', "unknown_type"), (None, "binary_not_supported")],
