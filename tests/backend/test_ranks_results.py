@@ -10,6 +10,7 @@ from backend.ranks.services import contests as contest_services
 from backend.ranks.services import ranks as rank_services
 from backend.registry.models import Permit
 from backend.registry.services import permits as registry
+from taxilaw.permits import term_signature_deadline
 
 from .ranks_helpers import CENTRAL, at, at_rank, make_rank, refused
 from .test_ranks_contests import publish, register
@@ -78,7 +79,8 @@ def test_signing_the_term_through_the_api_designates_the_winner_at_its_rank(dimu
     permit = Permit.objects.get(holder=winner)
     url = f"/api/permits/{permit.pk}/sign-term/"
 
-    late = dimutran.post(url, {"signed_on": (published + timedelta(days=31)).isoformat()}, format="json")
+    # the day after the deadline, which a weekend or holiday on the 30th day moves (Art. 3, §1)
+    late = dimutran.post(url, {"signed_on": (term_signature_deadline(published) + timedelta(days=1)).isoformat()}, format="json")
     refused(late, "Art. 3, §1")
     assert not RankAssignment.objects.filter(permit=permit).exists()  # no term, no designation
 
