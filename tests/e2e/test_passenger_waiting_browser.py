@@ -1,6 +1,7 @@
 """Never left waiting, in Chromium against a running Daphne (Art. 66): a ride no cab takes tells the passenger at once
-what happens now (with the central's phone); the operator's assignment shows; the driver's "Cheguei" alerts; and a
-booking made on the page is dispatched when its time comes (the clock moved by shifting the booking's time)."""
+what happens now (with the central's phone); a request made while the connection blinks is sent once it is back; the
+operator's assignment shows; the driver's "Cheguei" alerts; and a booking made on the page is dispatched when its time
+comes (the clock moved by shifting the booking's time)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ def _django(platform, code: str) -> str:
                           capture_output=True, text=True).stdout
 
 
+def _rides(platform) -> int:
+    return int(_django(platform, "from backend.trips.models import Ride; print(Ride.objects.count())"))
+
+
 @pytest.mark.article("Art. 66", "Art. 32")
 def test_escalated_ride_tells_the_passenger_then_assignment_and_arrival_show(platform, browser, drivers):
     world, port = platform.world, platform.ports[0]
@@ -52,9 +57,14 @@ def test_escalated_ride_tells_the_passenger_then_assignment_and_arrival_show(pla
         page.fill("#pickup-lat", f"{lat:.6f}")
         page.fill("#pickup-lon", f"{lon:.6f}")
         fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros")
+        rides_before = _rides(platform)
+        # The network blinks as she taps: the request waits for the connection instead of being lost.
+        page.evaluate("window.TaxiPassenger.drop()")
         page.get_by_role("button", name="Pedir táxi").click()  # no cab is connected: nobody can take it
+        expect(page.locator("#notice")).to_contain_text("seu pedido será enviado assim que a conexão voltar")
         help_box = page.locator("#escalated-help")
         expect(help_box).to_be_visible(timeout=10000)
+        assert _rides(platform) == rides_before + 1  # sent once, when the connection came back
         expect(help_box).to_contain_text("A central foi avisada")
         expect(page.locator("#central-phone")).to_have_text(PHONE)
         expect(page.get_by_role("button", name="Cancelar corrida")).to_be_visible()

@@ -229,6 +229,7 @@
       };
     }
     var api = {
+      isOpen: function () { return !!ws && ws.readyState === 1; },
       send: function (frame) {
         if (!ws || ws.readyState !== 1) { notice("Sem conexão com a central; tente de novo em instantes.", "error"); return false; }
         ws.send(JSON.stringify(frame));

@@ -6,7 +6,8 @@
   var OPEN = ["requested", "offered", "accepted", "arriving", "on_board"];
   var CANCELLABLE = ["requested", "offered", "accepted", "arriving"];
   var me = load();
-  var ride = null, socket = null;
+  var ride = null, socket = null, pendingRequest = null;
+  var SENT = "Pedido enviado; procurando o táxi mais próximo…";
 
   var base = T.baseMap("map"), map = base.map;
   var pickupMarker = null, cabMarker = null, destinationMarker = null;
@@ -119,6 +120,7 @@
     return parts.join(" ") || "Não foi possível concluir o cadastro.";
   }
   document.getElementById("forget").addEventListener("click", function () {
+    pendingRequest = null;
     if (socket) socket.stop();
     save(null); ride = null; show("signup");
   });
@@ -130,8 +132,10 @@
     if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
     var frame = { type: "ride_request", pickup: pts.pickup };
     if (pts.destination) frame.destination = pts.destination;
-    if (socket && socket.send(frame))
-      T.notice("Pedido enviado; procurando o táxi mais próximo…", "info");
+    if (socket && socket.isOpen()) { if (socket.send(frame)) T.notice(SENT, "info"); return; }
+    // Still connecting (the page just opened, or the network blinked): the request goes with the next snapshot.
+    pendingRequest = frame;
+    T.notice("Conectando à central; seu pedido será enviado assim que a conexão voltar…", "info");
   });
   document.getElementById("cancel-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -237,6 +241,13 @@
     render();
   }
 
+  /** The request made while connecting, once the central has answered (not when a ride is already open). */
+  function sendPending(rideOpen) {
+    var frame = pendingRequest;
+    pendingRequest = null;
+    if (frame && !rideOpen && socket.send(frame)) T.notice(SENT, "info");
+  }
+
   function connect() {
     if (socket) socket.stop();
     render();
@@ -250,6 +261,7 @@
             else if (ride && OPEN.indexOf(ride.status) >= 0) ride = null; // it ended while we were away
             if (msg.passenger && msg.passenger.name) save({ token: me.token, name: msg.passenger.name });
             render();
+            sendPending(open.length > 0);
             break;
           case "ride_update": onRide(msg.ride); break;
           case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); } break;
@@ -267,5 +279,7 @@
   if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
   window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points,
     /** A ride begun elsewhere (a booking's, at its time): reconnect, and the snapshot brings it. */
-    resync: function () { if (socket) socket.resync(); } };
+    resync: function () { if (socket) socket.resync(); },
+    /** Drop the connection as a network failure would (the page reconnects by itself). */
+    drop: function () { if (socket) socket.drop(); } };
 })();
