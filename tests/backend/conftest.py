@@ -56,7 +56,7 @@ def make_person(db):
 def vehicle_data(model_year, **extra):
     n = next(_serial)
     data = dict(
-        plate=f"RQA{n % 10}B{n % 90 + 10}", renavam=RENAVAM().generate(), make="Fiat", model="Cronos",
+        plate=f"RQA{n % 10}{chr(65 + n // 1000 % 26)}{n // 10 % 100:02d}", renavam=RENAVAM().generate(), make="Fiat", model="Cronos",
         model_year=model_year, manufacture_year=model_year, colour="branco",
     )
     data.update(extra)
