@@ -231,12 +231,12 @@
     var api = {
       isOpen: function () { return !!ws && ws.readyState === 1; },
       send: function (frame) {
-        if (!ws || ws.readyState !== 1) { notice("Sem conexão com a central; tente de novo em instantes.", "error"); return false; }
+        if (!api.isOpen()) { notice("Sem conexão com a central; tente de novo em instantes.", "error"); return false; }
         ws.send(JSON.stringify(frame));
         return true;
       },
       /** Re-sync: close and open again (the server sends a fresh snapshot). */
-      resync: function () { if (ws && ws.readyState === 1) { resyncing = true; ws.close(); } },
+      resync: function () { if (api.isOpen()) { resyncing = true; ws.close(); } },
       /** Drop the connection as a network failure would (the page reconnects by itself). */
       drop: function () { if (ws) ws.close(4000, "drop"); },
       stop: function () { stopped = true; clearTimeout(timer); if (ws) ws.close(); },

@@ -132,7 +132,7 @@
     if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
     var frame = { type: "ride_request", pickup: pts.pickup };
     if (pts.destination) frame.destination = pts.destination;
-    if (socket && socket.isOpen()) { if (socket.send(frame)) T.notice(SENT, "info"); return; }
+    if (socket && socket.isOpen()) { socket.send(frame); T.notice(SENT, "info"); return; }
     // Still connecting (the page just opened, or the network blinked): the request goes with the next snapshot.
     pendingRequest = frame;
     T.notice("Conectando à central; seu pedido será enviado assim que a conexão voltar…", "info");
