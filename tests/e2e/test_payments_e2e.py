@@ -115,6 +115,9 @@ def test_pix_to_the_auxiliary_and_cash_to_the_holder_reach_the_closed_weeks_sett
         await aux.send(**card_trip)
         by_card = await aux.recv_until("street_trip_recorded")
         await aux.close()
+        # One driver at a time: the holder takes the wheel once the central has seen his auxiliary leave.
+        await ops.recv_until("cab_update", where=lambda m: m["cab"]["permit_id"] == cab["permit_id"]
+                             and not m["cab"]["online"])
         holder = await driver(port, cab["token"])
         await holder.recv_until("snapshot")
         await holder.send(**cash_trip)
