@@ -72,6 +72,10 @@ class Choice:
 # statement's time. On PostgreSQL the cells and the excluded cabs are arrays, so the statement's
 # text is always the same: it is prepared once per connection and keeps its generic plan
 # (backend/settings.py); planning it at every call was ~30% of a search at 10,000 cabs.
+# The cabs with an offer pending are one uncorrelated subquery (PostgreSQL hashes it once per search),
+# not a NOT EXISTS per cab: the generic plan, made while few offers existed, ran that as a scan of the
+# whole pending-offer index for each cab read, and the index keeps every offer closed since the last
+# vacuum, so a search grew from under 1 to 24 ms over 600 offers (docs/dispatch-benchmark.md).
 _CAB_COLUMNS = ("id", "permit_id", "driver_id", "status", "online", "lat", "lon", "cell", "zone", "position_at",
                 "compliance_facts", "facts_epoch")
 _FREE_CABS = """
@@ -80,7 +84,7 @@ SELECT c.*, p.number AS permit_number, d.full_name AS driver_name FROM (
          (c.lat - %s) * (c.lat - %s) + (c.lon - %s) * (c.lon - %s) * %s AS flat2
   FROM dispatch_cab c
   WHERE c.status = '{free}' AND c.online AND c.position_at >= %s AND c.zone <> %s AND {where}
-    AND NOT EXISTS (SELECT 1 FROM dispatch_offer o WHERE o.cab_id = c.id AND o.status = %s){exclude}
+    AND c.id NOT IN (SELECT o.cab_id FROM dispatch_offer o WHERE o.status = %s){exclude}
   ORDER BY flat2, c.id LIMIT %s
 ) c
 JOIN registry_permit p ON p.id = c.permit_id

@@ -5,7 +5,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from geopy.distance import geodesic
 from hypothesis import HealthCheck, given, settings
@@ -185,3 +185,42 @@ def test_cabs_tied_by_the_flat_distance_beyond_the_limit_are_read_before_the_ans
     first_ten = {row[0] for row in choosing._free_rows(lat, lon, per_lon / per_lat, "cell", [c.cell for c in pool], set(), 10)}
     assert {pk for _d, pk in expected} - first_ten  # the case: the statement's ten miss one of the nearest
     assert [(c.distance_m, c.cab.pk) for c in choosing.nearest_free(lat, lon, set())] == expected
+
+
+def _plan_nodes(node: dict):
+    yield node
+    for child in node.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's plan of the prepared search; CI runs it there")
+@pytest.mark.django_db
+@pytest.mark.article("Art. 66")
+def test_a_search_reads_the_pending_offers_once_not_once_for_each_cab(fleet, monkeypatch):
+    """Every offer closed since the last vacuum stays in the pending-offer index: read once for each cab of the
+    cells, a search grew from under 1 to 24 ms over a 300 s benchmark window (docs/dispatch-benchmark.md)."""
+    import psycopg
+
+    now = timezone.now()
+    for cab in fleet[2:30]:
+        ride = Ride.objects.create(pickup_lat=CENTRE[0], pickup_lon=CENTRE[1], status="completed", created_by="operator")
+        Offer.objects.create(ride=ride, cab=cab, driver=cab.driver, expires_at=now, reason="teste")
+    Offer.objects.exclude(cab=fleet[1]).update(status="accepted")  # fleet[1]'s offer stays pending
+    statements, execute = [], psycopg.Cursor.execute
+
+    def recorded(cursor, query, params=None, **options):
+        statements.append((query, params))
+        return execute(cursor, query, params, **options)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", recorded)
+    found = {c.cab.pk for c in choosing.nearest_free(*CENTRE, set(), wanted=len(fleet))}
+    monkeypatch.undo()
+    assert fleet[1].pk not in found and fleet[2].pk in found
+    query, params = statements[-1]  # the last, widest block
+    with psycopg.Cursor(connection.connection) as cursor:
+        # At 10,000 cabs PostgreSQL reads the cabs by index in a nested loop: what it would do for forty if it had to
+        for method in ("seqscan", "hashjoin", "mergejoin", "material"):
+            cursor.execute(f"SET LOCAL enable_{method} = off")
+        (plan,) = cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query, params).fetchone()[0]
+    loops = [node["Actual Loops"] for node in _plan_nodes(plan["Plan"]) if node.get("Relation Name") == "dispatch_offer"]
+    assert loops == [1]
