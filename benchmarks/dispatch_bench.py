@@ -335,6 +335,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime
 
 
+def machine_cpu() -> tuple[float, float]:
+    """Seconds of CPU the whole machine spent busy and in all since boot (/proc/stat; all cores)."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+    return (sum(ticks) - ticks[3] - ticks[4]) / CLK, sum(ticks) / CLK
+
+
 def children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
@@ -791,8 +798,10 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         go_requests.set()
         time.sleep(REQUEST_WARMUP_S)
         c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
+        m2, l2 = machine_cpu(), sum(cpu_seconds(p.pid) for p in procs)
         time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
+        m3, l3 = machine_cpu(), sum(cpu_seconds(p.pid) for p in procs)
         if args.restart:
             restart = restart_under_load(servers, args.down, sum(c[5] for c in connected), backs, refusals,
                                          [tokens[i] for i in sorted(suspended)])
@@ -839,6 +848,8 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         "rtt_p50_ms": pct(busy_rtts, 50) * 1000, "rtt_p99_ms": pct(busy_rtts, 99) * 1000,
         "quiet_rtt_p99_ms": pct(quiet_rtts, 99) * 1000, "cpu_util_rides": (c3 - c2) / (t3 - t2), "pos_per_s_rides": (p3 - p2) / (t3 - t2),
         "completed": completed, "escalated": escalated, "errors": errors,
+        # the requests window: how busy the machine's cores were, and the share the load's clients took of it
+        "machine_busy": (m3[0] - m2[0]) / (m3[1] - m2[1]), "clients_cpu_util": (l3 - l2) / (t3 - t2),
         "hops": hop_times(hops_file, requests, offers, t2, t3) if hops_file and not echo else [],
     }
 
@@ -955,6 +966,10 @@ def print_table(rows, args):
     for r in rows:
         if r["restart"]:
             print_restart(r, echo)
+    print()
+    for r in rows:
+        print(f"  [{r['name']}] requests window: the machine's {os.cpu_count()} cores {r['machine_busy']:.0%} busy; "
+              f"the load's clients {r['clients_cpu_util']:.0%} of a core, the servers {r['cpu_util_rides']:.0%}")
     for r in rows:
         if r["hops"]:
             print(f"\n  [{r['name']}] where a request's time goes (ms):")
