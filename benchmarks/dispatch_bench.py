@@ -764,6 +764,7 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
     procs.append(ctx.Process(target=client_process, args=("passengers", servers.ports, pax, 0, args, echo, ctx.Value("q", 0, lock=False),
                                                            rate, go_requests, stop, report, avoid)))
     positions = lambda: sum(c.value for c in counters)  # noqa: E731
+    clients_cpu = lambda: sum(cpu_seconds(p.pid) for p in procs)  # noqa: E731
     restart = None
     t0, cpu_before = time.perf_counter(), servers.cpu()
     for p in procs:
@@ -798,10 +799,10 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         go_requests.set()
         time.sleep(REQUEST_WARMUP_S)
         c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
-        m2, l2 = machine_cpu(), sum(cpu_seconds(p.pid) for p in procs)
+        m2, l2 = machine_cpu(), clients_cpu()
         time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
-        m3, l3 = machine_cpu(), sum(cpu_seconds(p.pid) for p in procs)
+        m3, l3 = machine_cpu(), clients_cpu()
         if args.restart:
             restart = restart_under_load(servers, args.down, sum(c[5] for c in connected), backs, refusals,
                                          [tokens[i] for i in sorted(suspended)])
