@@ -1,9 +1,9 @@
 """The garbage collector of a serving process that holds thousands of websockets.
 
-Every frame leaves a few objects alive until the same connection's next frame (the receive's waiter
-futures; before ``dispatch.pump``, also Channels' per-message tasks): at 5,000 cabs thousands of
-them go through the collector's generations every second, and each collection visits the
-connections' objects they point to.
+Every frame leaves a few objects alive until the same connection's next frame (the wait for that
+frame: a coroutine, a future, its iterator and the task's wake-up, ``dispatch.pump``; autobahn's frame
+masker): at 10,000 cabs about ten thousand a second go through the collector's young generations,
+and they are most of what a young collection visits.
 Measured (docs/dispatch-benchmark.md): with Python's way, collections of the young generations
 took 12-160 ms and full collections 0.5-1.5 s, every minute or two; 5-9% of the time the process
 answered nothing.

@@ -1,11 +1,13 @@
-"""A consumer's message loop with nothing new per message that outlives it.
+"""A consumer's message loop that leaves one waiter per source between two messages, no more.
 
-Channels' ``await_many_dispatch`` makes, for every message of every connection, a new Task for
-the next receive and an ``asyncio.wait`` (a waiter future, callbacks, sets) that stay alive until
-that connection's next frame, seconds later. At thousands of connections those survivors are what
-the garbage collector's young collections wade through (dispatch/memory.py). Here each source is
-read by one task for the connection's whole life, and messages are still handled one at a time,
-in the order they are read.
+Whatever a connection creates to wait for its next frame stays alive until that frame arrives,
+seconds later. At 10,000 connections those survivors are what the garbage collector's young
+collections go through (dispatch/memory.py). Channels' ``await_many_dispatch`` makes, for every
+message, a new Task for the next receive and an ``asyncio.wait`` (a waiter future, callbacks, sets).
+This loop's first version had one task read each source and hand its messages to the consumer's task
+through a queue: two waiters per connection, the source's and the queue's. Now each source's task
+handles what it reads itself, and a lock takes the messages one at a time, in the order they were
+read (``asyncio.Lock`` serves its waiters first come, first served).
 """
 
 from __future__ import annotations
@@ -16,26 +18,32 @@ import asyncio
 async def dispatch_from(sources, dispatch) -> None:
     """Like ``channels.utils.await_many_dispatch``: ``dispatch`` every message of ``sources``, one at a time.
 
-    A source's error, or the dispatch's (``StopConsumer`` included), ends the loop and is raised.
+    A source's error, or the dispatch's (``StopConsumer`` included), ends the loop and is raised; no
+    message is handled after it, and a message being handled when a source fails is finished first.
     """
-    inbox: asyncio.Queue = asyncio.Queue(maxsize=len(sources))  # each source reads at most one message ahead
+    turn = asyncio.Lock()
+    ended = False
 
     async def pump(source):
-        try:
-            while True:
-                await inbox.put((True, await source()))
-        except asyncio.CancelledError:
-            raise
-        except BaseException as exc:  # handed to the loop below, which raises it
-            await inbox.put((False, exc))
+        nonlocal ended
+        while True:
+            message = await source()  # each source reads at most one message ahead
+            async with turn:
+                if ended:
+                    return
+                try:
+                    await dispatch(message)
+                except BaseException:
+                    ended = True
+                    raise
 
     pumps = [asyncio.ensure_future(pump(source)) for source in sources]
     try:
-        while True:
-            ok, item = await inbox.get()
-            if not ok:
-                raise item
-            await dispatch(item)
+        done, _pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        async with turn:
+            ended = True
+        # a pump ends with an error, or without one once another's error has ended the loop: raise the error
+        next(task for task in done if task.exception() is not None).result()
     finally:
         for task in pumps:
             task.cancel()
