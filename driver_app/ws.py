@@ -75,6 +75,9 @@ Post = Callable[[Callable[[], None]], None]
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 POLICY_CLOSE = 4008  # the server's policy close (suspension, not allowed, flood)
+# The cab's other driver (holder or auxiliar) may have closed his app a moment ago and still count for the
+# central: a ``cab_in_use`` refusal is tried again this many times, a second or so apart, before it is final.
+CAB_IN_USE_RETRIES = 3
 RETRY_S = 30.0  # the server answered but did not record the trip (or did not answer): try again after this
 CLOSE_TIMEOUT_S = 1.0  # close() waits this long for the server's close frame (it runs on the UI thread)
 
@@ -163,6 +166,7 @@ class WsDispatchClient:
         self._outbox: Optional[asyncio.Queue] = None
         self._closing: Optional[asyncio.Event] = None
         self._exchanges: deque[_Exchange] = deque()  # sent, waiting for their answer (the loop's thread only)
+        self._refusal: dict[str, Any] = {}  # the last error frame of the current connection (why a policy close)
         self._unanswered: set[_Exchange] = set()  # every exchange not resolved yet (close() resolves them)
 
     # -- DispatchClient ------------------------------------------------------------------------
@@ -283,9 +287,9 @@ class WsDispatchClient:
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidStatus
 
-        attempt = 0
+        attempt = handovers = 0
         while not self._closing.is_set():
-            close_code = None
+            close_code, self._refusal = None, {}
             try:
                 ws = await self._unless_closing(connect(
                     self.url, additional_headers={"Authorization": f"Token {self.token}"}, open_timeout=self.open_timeout,
@@ -305,14 +309,17 @@ class WsDispatchClient:
                 close_code = getattr(getattr(exc, "rcvd", None), "code", None)
             finally:
                 if self.online:
-                    self.online = False
+                    self.online, handovers = False, 0
                     self._deliver({"type": "connection", "online": False})
                 self._ws, self._outbox = None, None
                 while self._exchanges:  # their answers, if any, were lost with the connection
                     self._exchanges.popleft().resolve(None, ConnectionError("connection lost"))
-            if close_code == POLICY_CLOSE:  # suspended / not allowed: reconnecting would be refused again
+            if close_code == POLICY_CLOSE and self._refusal.get("code") == "cab_in_use" and handovers < CAB_IN_USE_RETRIES:
+                handovers += 1
+            elif close_code == POLICY_CLOSE:  # suspended / not allowed: reconnecting would be refused again
                 self.stopped_reason = "policy"
-                self._deliver({"type": "connection", "online": False, "reason": "policy"})
+                self._deliver({"type": "connection", "online": False, "reason": "policy",
+                               "message": str(self._refusal.get("message") or "")})
                 return
             delay = self.backoff[min(attempt, len(self.backoff) - 1)] * random.uniform(0.8, 1.2)
             attempt += 1
@@ -366,6 +373,9 @@ class WsDispatchClient:
             kind = frame.get("type")
             if kind == "snapshot":
                 self._on_snapshot(frame)
+            elif kind == "error" and not self.online:  # the central refused this connection: said once final
+                self._refusal = frame
+                continue
             if self._exchanges:
                 head = self._exchanges[0]
                 if kind == "pong":  # the end of the oldest exchange: its answer, if nothing else answered

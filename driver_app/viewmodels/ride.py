@@ -67,8 +67,8 @@ class RideViewModel(Observable):
                 self.message = ""
         elif reason == "auth":
             self.message = "Sessão expirada: entre novamente."
-        elif reason == "policy":
-            self.message = "A central encerrou a conexão."
+        elif reason == "policy":  # the central's reason, when it gave one, stays on screen
+            self.message = msg.get("message") or "A central encerrou a conexão."
         else:
             self.message = "Sem conexão com a central: reconectando…"
 

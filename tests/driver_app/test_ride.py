@@ -88,6 +88,10 @@ def test_cancelled_ride_rank_queue_connection_and_errors(tmp_path, clock):
     assert s.ride.message == "" and s.ride.connection_text == "Central conectada"
     s.on_dispatch({"type": "suspended", "reasons": [{"message": "Suspensão (Art. 54, b)"}]})
     assert not s.flag.allowed and "Art. 54" in s.ride.message
+    s.on_dispatch({"type": "connection", "online": False, "reason": "policy", "message": "Este táxi já está em serviço."})
+    assert s.ride.message == "Este táxi já está em serviço."  # the central's reason, not a generic one
+    s.on_dispatch({"type": "connection", "online": False, "reason": "policy", "message": ""})
+    assert s.ride.message == "A central encerrou a conexão."
 
 
 def test_positions_every_5_s_only_while_working(clock):

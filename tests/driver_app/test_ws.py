@@ -60,6 +60,7 @@ class Server:
         self.street_refusal = None  # an error frame to answer street trips with
         self.hold = threading.Event()  # street trips are answered only while set
         self.hold.set()
+        self.refusals: list[dict] = []  # error frames that refuse the next connections, each with a policy close
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -74,6 +75,10 @@ class Server:
             self.paths.append(ws.request.path)
             if ws.request.headers.get("Authorization") != "Token good":
                 await ws.close(4401)
+                return
+            if self.refusals:  # like the consumer: accepted, told why, closed
+                await ws.send(json.dumps(self.refusals.pop(0)))
+                await ws.close(4008)
                 return
             self.connections.append(ws)
             await ws.send(json.dumps({"type": "snapshot", "cab": {"status": "fora_de_servico"},
@@ -239,6 +244,45 @@ def test_refused_handshake_stops_reconnecting(server):
         client.close()
     # 4401 before accept: the server refuses the handshake, or closes at once; either way no offer
     assert not [m for m in seen if m.get("type") == "offer"]
+
+
+CAB_IN_USE = {"type": "error", "code": "cab_in_use", "message": "Este táxi já está em serviço com outro motorista conectado."}
+
+
+def connected_after(server, refusals):
+    """The client's messages, and whether it came online, when the central first refuses ``refusals``."""
+    server.refusals = list(refusals)
+    ui, seen = UiQueue(), []
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.05,))
+    try:
+        client.connect("good", seen.append)
+        wait_for(ui, lambda: client.online or client.stopped_reason != "")
+        return seen, client.online, client.stopped_reason
+    finally:
+        client.close()
+
+
+def test_a_cab_in_use_refusal_is_tried_again_while_the_other_driver_leaves(server):
+    from driver_app.ws import CAB_IN_USE_RETRIES
+
+    seen, online, stopped = connected_after(server, [CAB_IN_USE] * CAB_IN_USE_RETRIES)
+    assert online and stopped == "" and len(server.paths) == CAB_IN_USE_RETRIES + 1
+    assert not [m for m in seen if m.get("type") == "error"]  # a refusal tried again is not shown
+
+
+def test_a_cab_still_in_use_stops_with_the_centrals_reason(server):
+    from driver_app.ws import CAB_IN_USE_RETRIES
+
+    seen, online, stopped = connected_after(server, [CAB_IN_USE] * (CAB_IN_USE_RETRIES + 1))
+    assert not online and stopped == "policy" and len(server.paths) == CAB_IN_USE_RETRIES + 1
+    assert seen[-1] == {"type": "connection", "online": False, "reason": "policy", "message": CAB_IN_USE["message"]}
+
+
+def test_any_other_policy_refusal_is_final_at_once(server):
+    refusal = {"type": "error", "code": "not_allowed", "message": "CVI vencido (Art. 51)"}
+    seen, online, stopped = connected_after(server, [refusal, refusal])
+    assert not online and stopped == "policy" and len(server.paths) == 1
+    assert seen[-1]["message"] == "CVI vencido (Art. 51)"
 
 
 def meter_on(client, store, clock, ui):
