@@ -166,7 +166,7 @@ class WsDispatchClient:
         self._outbox: Optional[asyncio.Queue] = None
         self._closing: Optional[asyncio.Event] = None
         self._exchanges: deque[_Exchange] = deque()  # sent, waiting for their answer (the loop's thread only)
-        self._refusal: dict[str, Any] = {}  # the last error frame of the current connection (why a policy close)
+        self._refusal: dict[str, Any] = {}  # the error frame that refused the current connection, before any snapshot
         self._unanswered: set[_Exchange] = set()  # every exchange not resolved yet (close() resolves them)
 
     # -- DispatchClient ------------------------------------------------------------------------
