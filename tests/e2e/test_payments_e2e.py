@@ -117,7 +117,7 @@ def test_pix_to_the_auxiliary_and_cash_to_the_holder_reach_the_closed_weeks_sett
         by_card = await aux.recv_until("street_trip_recorded")
         await aux.close()
         for _attempt in range(40):  # one driver at a time: until the server has let the auxiliary go, the holder
-            holder = await driver(port, cab["token"])  # hears cab_in_use and taps again, as the app asks him to
+            holder = await driver(port, cab["token"])  # hears cab_in_use and tries again, as the driver app does
             try:
                 await holder.recv_until("snapshot")
                 break
