@@ -249,21 +249,42 @@ def _completed_rides(**filters) -> list[RideRow]:
             for pk, permit_id, driver_id, fare, at, method, collector, created_by, server_total, disagreement in rows]
 
 
-def _week_rides(monday: date, **filters) -> dict[tuple[int, int], list[RideRow]]:
-    """(permit_id, driver_id) -> the week's completed rides not yet counted (Art. 1, §3)."""
+def _lock_countable(monday: date) -> set[int]:
+    """Lock, in id order, every completed ride the closing of ``monday``'s week may count, and return their ids.
+
+    Recording a payment locks its ride (``backend.payments.services.record_payment``) and checks there that no
+    statement counted it; the closing takes the same row locks, in the same (id) order, before it reads the
+    payments. So a payment either committed before the closing read it (the statement counts it with its
+    method), or waits for the closing's commit and is then refused (``payment_week_closed``) or, for a ride the
+    closing left out, carried by the next closing as a late ride. The payment reads that follow are new
+    statements (READ COMMITTED) and see every payment committed while these locks were waited for. Held fares
+    are locked too, so that DIMUTRAN's release (which locks the ride) and the closing also take turns.
+    """
+    return set(Ride.objects.select_for_update(of=("self",))
+               .filter(status=RideStatus.COMPLETED, completed_at__lt=week_bounds(monday)[1], permit__isnull=False,
+                       driver__isnull=False, statement_entry__isnull=True)
+               .order_by("pk").values_list("pk", flat=True))
+
+
+def _week_rides(monday: date, locked: set[int] | None = None, **filters) -> dict[tuple[int, int], list[RideRow]]:
+    """(permit_id, driver_id) -> the week's completed rides not yet counted (Art. 1, §3).
+
+    With ``locked`` (a closing), only those rides: one completed after the closing locked its rides is a late
+    ride of the next closing."""
     start, end = week_bounds(monday)
     out: dict[tuple[int, int], list[RideRow]] = {}
     for row in _completed_rides(completed_at__gte=start, completed_at__lt=end, **filters):
-        out.setdefault((row.permit_id, row.driver_id), []).append(row)
+        if locked is None or row.pk in locked:
+            out.setdefault((row.permit_id, row.driver_id), []).append(row)
     return out
 
 
-def _late_rides(monday: date, **filters) -> dict[tuple[int, int, date], list[RideRow]]:
+def _late_rides(monday: date, locked: set[int] | None = None, **filters) -> dict[tuple[int, int, date], list[RideRow]]:
     """(permit_id, driver_id, original Monday) -> rides of weeks closed before ``monday`` that no statement counted.
 
     Such a ride was completed in a week already closed and recorded after the
     closing; a ride of a week not closed yet is not late (its week's closing
-    will count it).
+    will count it). ``locked`` as in :func:`_week_rides`.
     """
     closed = set(WeekClosure.objects.filter(week_start__lt=monday).values_list("week_start", flat=True))
     if not closed:
@@ -271,7 +292,7 @@ def _late_rides(monday: date, **filters) -> dict[tuple[int, int, date], list[Rid
     out: dict[tuple[int, int, date], list[RideRow]] = {}
     for row in _completed_rides(completed_at__lt=week_bounds(monday)[0], **filters):
         original = week_start(row.completed_at)
-        if original in closed:
+        if original in closed and (locked is None or row.pk in locked):
             out.setdefault((row.permit_id, row.driver_id, original), []).append(row)
     return out
 
@@ -305,8 +326,9 @@ def close_week(monday: date, now: datetime | None = None) -> WeekClosure:
             if WeekClosure.objects.filter(week_start=monday).exists():
                 raise IntegrityError("week already closed")
             closure = WeekClosure.objects.create(week_start=monday, week_end=monday + timedelta(days=6), closed_at=now)
-            own = _week_rides(monday)
-            late = _late_rides(monday)
+            locked = _lock_countable(monday)  # the rides' locks first, as record_payment takes them
+            own = _week_rides(monday, locked)
+            late = _late_rides(monday, locked)
             keys = sorted(set(own) | {(p, d) for p, d, _ in late})
             permits = Permit.objects.select_related("holder").in_bulk({p for p, _ in keys})
             people = Person.objects.in_bulk({d for _, d in keys})
