@@ -132,3 +132,23 @@ def test_a_destination_outside_muriae_is_refused_by_every_door(place):
         assert "destination" in refused.value.fields and "fora do município" in json.dumps(refused.value.fields, ensure_ascii=False)
     inside = {"type": "ride_request", "pickup": PICKUP, "destination": RODOVIARIA}
     assert protocol.parse("passenger", json.dumps(inside))[1]["destination"]["address"] == "Rodoviária"
+
+
+def test_the_write_limits_table_lists_every_write():
+    """docs/security.md's "Write limits" names every REST write of the OpenAPI schema and every inbound socket frame."""
+    import re
+    from pathlib import Path
+
+    from drf_spectacular.generators import SchemaGenerator
+
+    doc = Path(__file__).resolve().parents[2].joinpath("docs", "security.md").read_text(encoding="utf-8")
+    table = doc.split("## Write limits", 1)[1].split("\n## ", 1)[0]
+    listed_paths = set(re.findall(r"(/api/[^\s`]*)`", table))
+    socket_rows = [line for line in table.splitlines() if line.startswith("| socket ")]
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    writes = {p for p, operations in paths.items() if {"post", "put", "patch", "delete"} & set(operations)}
+    assert sorted(writes - listed_paths) == []
+    frames = {(role, frame) for role, inbound in protocol.INBOUND.items() for frame in inbound if frame != "ping"}
+    listed_frames = {(role, frame) for line in socket_rows for role in protocol.INBOUND
+                     if line.startswith(f"| socket {role} ") for frame in re.findall(r"`(\w+)`", line.split(" | ")[0])}
+    assert sorted(frames - listed_frames) == [] and any("`ping` (every role)" in line for line in socket_rows)
