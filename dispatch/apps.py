@@ -6,3 +6,10 @@ class DispatchConfig(AppConfig):
     name = "dispatch"
     label = "dispatch"
     verbose_name = _("Rádio-táxi (Art. 66)")
+
+    def ready(self):
+        from backend.ranks.services import ranks
+
+        from .cabs import seen
+
+        ranks.read_cabs_with(seen)  # a rank check-in by any door is judged where dispatch last saw the cab

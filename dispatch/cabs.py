@@ -19,7 +19,7 @@ from backend.registry.models import Permit, Person
 from . import events, presence, snapshots, storm_sql, wire
 from .compliance import may_work
 from .errors import DispatchError
-from .models import Cab
+from .models import Cab, CabStatus
 
 RECHECK_PER_TICK = 100  # connected cabs re-checked per tick after a registry write: bounded work, the rest next tick
 
@@ -177,14 +177,23 @@ def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
     return told
 
 
+def seen(permit_id: int) -> rank_services.CabSeen | None:
+    """The cab's last flushed position and whether it serves a ride, for the rank check-in's every door."""
+    row = Cab.objects.filter(permit_id=permit_id).values_list("lat", "lon", "status").first()
+    if row is None:
+        return None
+    lat, lon, status = row
+    return rank_services.CabSeen(position=(lat, lon) if lat is not None else None,
+                                 serving_ride=status in (CabStatus.EN_ROUTE, CabStatus.BUSY))
+
+
 def rank_check_in(permit_id: int, rank_id: int, position: tuple[float, float] | None = None) -> dict:
     """Check the cab in at a rank where its last GPS fix shows it (Art. 9, V; Art. 22; visitors per Art. 27, §3)
-    and give its place in the queue."""
+    and give its place in the queue: ``position`` is the connection's latest fix, not flushed yet; without one the
+    service reads the cab's row (``seen``)."""
     rank = Rank.objects.filter(pk=rank_id).first()
     if rank is None:
         raise DispatchError("unknown_rank", _("Ponto inexistente."))
-    if position is None:  # no fix on this connection yet: the last one flushed to the cab's row
-        position = Cab.objects.filter(permit_id=permit_id, lat__isnull=False).values_list("lat", "lon").first()
     checkin = rank_services.check_in(permit=Permit.objects.get(pk=permit_id), rank=rank, position=position)
     position = RankCheckIn.objects.filter(rank=rank, checked_out_at__isnull=True, checked_in_at__lte=checkin.checked_in_at).count()
     return {"rank_id": rank.pk, "rank": rank.name, "queue_position": position, "visitor": checkin.visitor}

@@ -236,7 +236,7 @@ class DriverConsumer(_Base):
         await self.send_json(wire.OFFER_DECLINED(offer_id=data["offer_id"]))
 
     async def on_ride_arriving(self, data):
-        ride = await offering.run(driver_steps.arriving, data["ride_id"], self.cab.pk)
+        ride = await offering.run(driver_steps.arriving, data["ride_id"], self.cab.pk, self.last_fix)  # where the server saw it
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_on_board(self, data):
@@ -247,7 +247,7 @@ class DriverConsumer(_Base):
         await self.send_json(await offering.run(driver_steps.complete, data["ride_id"], self.cab.pk, data["meter_total"], data["trace"]))
 
     async def on_ride_cancel(self, data):
-        ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"])
+        ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"], self.last_fix)
         await self.send_json(wire.RIDE_CANCELLED(ride_id=ride_id, reason=data["reason"], next=step))
 
     async def on_street_trip_complete(self, data):

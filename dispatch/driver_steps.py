@@ -18,8 +18,8 @@ def accept(offer_id: int, cab_id: int) -> dict:
     return snapshots.for_the_driver(offers.accept_offer(offer_id, cab_id))
 
 
-def arriving(ride_id: int, cab_id: int) -> dict:
-    return snapshots.for_the_driver(rides.ride_arriving(ride_id, cab_id))
+def arriving(ride_id: int, cab_id: int, fix: tuple[float, float] | None = None) -> dict:
+    return snapshots.for_the_driver(rides.ride_arriving(ride_id, cab_id, fix))
 
 
 def on_board(ride_id: int, cab_id: int) -> dict:

@@ -11,13 +11,12 @@ import json
 from datetime import timedelta
 
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
+from backend.api.fields import PlaceSerializer as Place
 from taxilaw.cancellation import CancelReason
-from zones.boundary import inside_municipality, outside_reason
 
 VERSION = (1, 4)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
@@ -29,21 +28,6 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code, self.message, self.fields = code, str(message), fields or {}
 
-
-
-class Point(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lon = serializers.FloatField(min_value=-180, max_value=180)
-    address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-
-
-class Place(Point):
-    """A pickup or destination: a point inside the municipality of Muriaé (Art. 25; zones.boundary)."""
-
-    def validate(self, data):
-        if not inside_municipality(data["lon"], data["lat"]):
-            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
-        return data
 
 
 class Empty(serializers.Serializer):

@@ -16,11 +16,12 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.trips.models import DriverCancellation, Passenger, Ride, RideStatus
 from backend.trips.services import record_finished_trip
-from taxilaw import cancellation
+from taxilaw import arrival, cancellation
+from taxilaw.geodesy import distance_m
 
 from . import events, wire
 from .errors import DispatchError
-from .models import CabStatus, OfferStatus
+from .models import Cab, CabStatus, OfferStatus
 from .offers import close_offer, offer_next
 from .ride_writes import announce_ride, lock_ride, ride_closed, set_cab_status
 
@@ -48,9 +49,23 @@ def _advance(ride: Ride, status: str, stamp: str, **fields) -> Ride:
     return ride
 
 
+def _distance_to_pickup(ride: Ride, cab_id: int, fix: tuple[float, float] | None) -> float | None:
+    """How far the server last saw the cab from the pickup: ``fix`` is the latest one its connection holds (not yet
+    flushed, ``dispatch.positions``), else the cab's row; None when the server never had one."""
+    position = fix or Cab.objects.filter(pk=cab_id, lat__isnull=False).values_list("lat", "lon").first()
+    return distance_m(position[0], position[1], ride.pickup_lat, ride.pickup_lon) if position else None
+
+
+def _arrival_radius_m() -> float:
+    return float(current_parameters().as_of("arrival_radius_m", timezone.localdate()))
+
+
 @transaction.atomic
-def ride_arriving(ride_id: int, cab_id: int) -> Ride:
-    return _advance(_driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED,)), RideStatus.ARRIVING, "arriving_at")
+def ride_arriving(ride_id: int, cab_id: int, fix: tuple[float, float] | None = None) -> Ride:
+    """"Cheguei": only where the server sees the cab at the pickup (``taxilaw.arrival``)."""
+    ride = _driver_ride(ride_id, cab_id, (RideStatus.ACCEPTED,))
+    require(arrival.at_pickup(_distance_to_pickup(ride, cab_id, fix), _arrival_radius_m()), "position")
+    return _advance(ride, RideStatus.ARRIVING, "arriving_at")
 
 
 @transaction.atomic
@@ -93,7 +108,7 @@ def cancel_ride(ride_id: int, *, by: str, passenger: Passenger | None = None, re
 
 
 @transaction.atomic
-def driver_cancel(ride_id: int, cab_id: int, reason: str) -> tuple[int, str]:
+def driver_cancel(ride_id: int, cab_id: int, reason: str, fix: tuple[float, float] | None = None) -> tuple[int, str]:
     """The driver gives up the ride before boarding, for a reason the law core accepts (``taxilaw.cancellation``).
 
     The cancellation is recorded for DIMUTRAN's report (the offer log reads its reason) and the offer is marked; the
@@ -105,6 +120,7 @@ def driver_cancel(ride_id: int, cab_id: int, reason: str) -> tuple[int, str]:
     wait = current_parameters().as_of("no_show_wait_minutes", timezone.localdate(now))
     require(cancellation.may_driver_cancel(cancellation.DriverCancelFacts(
         reason=reason, ride_status=ride.status, arrived_at=ride.arriving_at, now=now, no_show_wait_minutes=wait,
+        distance_to_pickup_m=_distance_to_pickup(ride, cab_id, fix), arrival_radius_m=_arrival_radius_m(),
     )), "reason")
     step = cancellation.NEXT_STEP[cancellation.CancelReason(reason)]
     DriverCancellation.objects.create(

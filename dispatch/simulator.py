@@ -337,6 +337,8 @@ class SimCab:
                 await self.position()
                 if await self.cancelled(ride_id, self.cfg.tick):
                     return
+            self.lat, self.lon = pickup  # the approach is shortened, not skipped: "Cheguei" needs the cab there
+            await self.position()
             await self.send(type="ride_arriving", ride_id=ride_id)
             if await self.cancelled(ride_id, self.cfg.tick):
                 return

@@ -25,6 +25,8 @@ class BookingParams:
     lead_minutes: int = 15
     min_ahead_minutes: int = 30
     max_ahead_days: int = 30
+    max_open_per_passenger: int = 3
+    max_per_day_per_passenger: int = 10
 
 
 DEFAULT_BOOKING_PARAMS = BookingParams()
@@ -39,7 +41,9 @@ def booking_params_from_table(table, on, base: BookingParams = DEFAULT_BOOKING_P
             return default
     return BookingParams(read("booking_lead_minutes", base.lead_minutes),
                          read("booking_min_ahead_minutes", base.min_ahead_minutes),
-                         read("booking_max_ahead_days", base.max_ahead_days))
+                         read("booking_max_ahead_days", base.max_ahead_days),
+                         read("booking_max_open_per_passenger", base.max_open_per_passenger),
+                         read("booking_max_per_day_per_passenger", base.max_per_day_per_passenger))
 
 
 def dispatch_at(pickup_at: datetime, params: BookingParams = DEFAULT_BOOKING_PARAMS) -> datetime:
@@ -57,4 +61,19 @@ def check_booking(now: datetime, pickup_at: datetime, params: BookingParams = DE
     if pickup_at > now + timedelta(days=params.max_ahead_days):
         return Decision.refuse(Reason(ARTICLE, "booking_too_far", _(
             "Agendamentos são aceitos até {days} dias antes."), {"days": params.max_ahead_days}))
+    return Decision.allow(ARTICLE)
+
+
+def check_passenger_quota(open_now: int, booked_today: int, params: BookingParams = DEFAULT_BOOKING_PARAMS) -> Decision:
+    """May a passenger who holds ``open_now`` bookings not yet dispatched, and made ``booked_today`` today (cancelled
+    ones included), book one more? (Art. 66; Art. 67: the operation is the regulation's.) A booking holds a cab of the
+    service for its time and the operators' attention: a few at once, for real trips (docs/security.md)."""
+    if open_now >= params.max_open_per_passenger:
+        return Decision.refuse(Reason(ARTICLE, "booking_too_many_open", _(
+            "Você já tem {count} agendamentos aguardando; o limite é {limit} por passageiro. Cancele um para agendar "
+            "outro."), {"count": open_now, "limit": params.max_open_per_passenger}))
+    if booked_today >= params.max_per_day_per_passenger:
+        return Decision.refuse(Reason(ARTICLE, "booking_too_many_today", _(
+            "Limite de {limit} agendamentos por dia atingido; tente amanhã ou ligue para a central."),
+            {"limit": params.max_per_day_per_passenger}))
     return Decision.allow(ARTICLE)

@@ -4,7 +4,8 @@ Refusing the service is "lock-out" (Art. 1, X), a ground to revoke the permit (A
 judges; the law fixes no automatic penalty, so a cancellation with a stated reason is allowed and recorded
 for DIMUTRAN's report. Only the reasons below are accepted, each with what happens to the ride next:
 
-* ``passenger_absent``: the driver arrived and waited ``no_show_wait_minutes`` (a dated parameter); the ride ends;
+* ``passenger_absent``: the driver arrived and waited ``no_show_wait_minutes`` (a dated parameter), and the server
+  still sees the cab at the pickup (``taxilaw.arrival``); the ride ends;
 * ``passenger_asked``: the passenger asked by phone to cancel; the ride ends;
 * ``vehicle_problem``: the cab cannot go; the ride is offered to the next cab.
 
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Optional
 
+from .arrival import at_pickup
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
 
@@ -57,6 +59,8 @@ class DriverCancelFacts:
     arrived_at: Optional[datetime]  # when the driver said "Cheguei" (ride ``arriving``), else None
     now: datetime
     no_show_wait_minutes: int
+    distance_to_pickup_m: Optional[float]  # from the cab's last position known to the server; None: none known
+    arrival_radius_m: float
 
 
 def parse_reason(value: object) -> Optional[CancelReason]:
@@ -72,7 +76,8 @@ def no_show_ready_at(arrived_at: datetime, wait_minutes: int) -> datetime:
 
 
 def may_driver_cancel(facts: DriverCancelFacts) -> Decision:
-    """Allowed before boarding with a known reason; a no-show only after arriving and waiting the set time."""
+    """Allowed before boarding with a known reason; a no-show only after arriving, waiting the set time, and with
+    the cab still at the pickup (``taxilaw.arrival.at_pickup``)."""
     reason = parse_reason(facts.reason)
     if reason is None:
         return Decision.refuse(Reason("Art. 1, X", "unknown_reason", _("Escolha um motivo da lista para cancelar a corrida.")))
@@ -89,4 +94,7 @@ def may_driver_cancel(facts: DriverCancelFacts) -> Decision:
                 _("Aguarde o passageiro por {minutes} minutos após chegar (faltam {left} min)."),
                 {"minutes": facts.no_show_wait_minutes, "left": left},
             ))
+        there = at_pickup(facts.distance_to_pickup_m, facts.arrival_radius_m)
+        if not there:
+            return there
     return Decision.allow(*ARTICLES)

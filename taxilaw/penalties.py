@@ -344,6 +344,21 @@ def may_complain(*, own_ride: bool, ride_completed: bool, cab_abandoned: bool = 
     return Decision.allow("Art. 60", "Art. 60, § único")
 
 
+def complaint_within_limits(*, filed_on_ride: int, max_per_ride: int, chars: int, max_chars: int) -> Decision:
+    """Each complaint needs DIMUTRAN's formal triage (Art. 60, § único): a passenger files at most ``max_per_ride``
+    about one ride (``filed_on_ride`` already filed), each of at most ``max_chars`` characters (named parameters,
+    docs/security.md). What happened on one ride is told in one complaint, or two when something is added later."""
+    reasons = []
+    if filed_on_ride >= max_per_ride:
+        reasons.append(Reason("Art. 60", "complaint_limit_per_ride", gettext_noop(
+            "Você já registrou {count} reclamações sobre esta corrida; o limite é {limit}. A DIMUTRAN analisa as que "
+            "já foram registradas (Art. 60)."), {"count": filed_on_ride, "limit": max_per_ride}))
+    if chars > max_chars:
+        reasons.append(Reason("Art. 60", "complaint_too_long", gettext_noop(
+            "A reclamação tem {chars} caracteres; escreva no máximo {limit}."), {"chars": chars, "limit": max_chars}))
+    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 60")
+
+
 def may_dismiss_complaint(reasoning: str) -> Decision:
     """A complaint that does not lead to an auto is dismissed with reasons (Art. 60, § único: 'sempre que couber')."""
     if not (reasoning or "").strip():

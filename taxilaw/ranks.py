@@ -559,3 +559,13 @@ def may_check_in_at(distance_m: Optional[float], radius_m: float) -> Decision:
                            _("O táxi está a {distance} m do ponto; a chegada só é registrada a até {radius} m dele (Art. 9, V)."),
                            {"distance": int(round(distance_m)), "radius": int(radius_m)}))
     return Decision.allow("Art. 9, V", "Art. 22")
+
+
+def may_queue_at_rank(serving_ride: bool) -> Decision:
+    """A cab joins a rank's queue free: a rank is where taxis stand at the users' disposal (Art. 1, V; Art. 1, VIII),
+    so a cab going to or carrying a passenger (``a caminho``, ``ocupado``) does not check in (Art. 9, V; Art. 22)."""
+    if not serving_ride:
+        return Decision.allow("Art. 1, V", "Art. 22")
+    return _one(Reason("Art. 22", "checkin_cab_not_free",
+                       _("O táxi está atendendo uma corrida; a chegada ao ponto só é registrada com o táxi livre "
+                         "(Art. 1, V; Art. 22).")))

@@ -4,10 +4,13 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from zones.boundary import inside_municipality, outside_reason
 
 
 @extend_schema_field(OpenApiTypes.DATETIME)
@@ -47,3 +50,16 @@ class PointSerializer(serializers.Serializer):
 
     lat = serializers.FloatField(min_value=-90, max_value=90)
     lon = serializers.FloatField(min_value=-180, max_value=180)
+
+
+class PlaceSerializer(PointSerializer):
+    """A pickup or a destination, with the address the person gave: a point inside the municipality of Muriaé
+    (Art. 25; ``zones.boundary``). The one check of a place for every door that takes one: REST bookings and fare
+    estimate, the socket's ``ride_request`` and the operators' ``ride_create`` (docs/security.md)."""
+
+    address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    def validate(self, data):
+        if not inside_municipality(data["lon"], data["lat"]):
+            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
+        return data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,10 +30,27 @@ def params(on=None) -> law.BookingParams:
 
 def book(*, pickup: dict, pickup_at: datetime, destination: dict | None = None, passenger: Passenger | None = None,
          caller_name: str = "", caller_phone: str = "", now: datetime | None = None) -> Booking:
-    """A ride for later; refused (400, Art. 66) when too soon (ask now) or too far ahead."""
+    """A ride for later; refused (400, Art. 66) when too soon (ask now) or too far ahead, or beyond the passenger's
+    bookings at once or in the day (``taxilaw.bookings.check_passenger_quota``)."""
     now = now or timezone.now()
     p = params(now)
     require(law.check_booking(now, pickup_at, p), "pickup_at")
+    with transaction.atomic():
+        if passenger is not None:
+            _require_quota(passenger, now, p)
+        return _create(passenger, caller_name, caller_phone, pickup, destination, pickup_at, p)
+
+
+def _require_quota(passenger: Passenger, now: datetime, p: law.BookingParams) -> None:
+    """The passenger's row is locked first: two bookings at once count each other."""
+    Passenger.objects.select_for_update().filter(pk=passenger.pk).first()
+    mine = Booking.objects.filter(passenger=passenger)
+    day_start = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    require(law.check_passenger_quota(mine.filter(status=BookingStatus.SCHEDULED).count(),
+                                      mine.filter(created_at__gte=day_start).count(), p), "pickup_at")
+
+
+def _create(passenger, caller_name, caller_phone, pickup, destination, pickup_at, p) -> Booking:
     return Booking.objects.create(
         passenger=passenger, caller_name=caller_name, caller_phone=caller_phone,
         created_by="passenger" if passenger else "operator",

@@ -41,6 +41,7 @@ class RideViewModel(Observable):
         self.ride_id: Optional[int] = None
         self.status = ""  # accepted | arriving | on_board
         self.pending = ""  # the step sent and not yet answered: arriving | on_board | cancel
+        self.refused = ""  # the central's pt-BR refusal of the last step ("Cheguei" far from the pickup): shown until it passes
         self.pickup: dict[str, Any] = {}
         self.destination: dict[str, Any] = {}
         self.passenger: dict[str, Any] = {}  # {name, phone}
@@ -111,6 +112,8 @@ class RideViewModel(Observable):
         """The server's answer to ``ride_arriving`` / ``ride_on_board`` (protocol 1.2): the ride as it now is."""
         ride = msg.get("ride") or {}
         if ride.get("id") == self.ride_id:
+            if self.pending and self.message == self.refused:  # the step tried again went through: its refusal is old
+                self.message = ""
             self.pending = ""
             self._follow(ride)
 
@@ -144,6 +147,7 @@ class RideViewModel(Observable):
             self.message = "A chamada não está mais disponível."
         else:
             self.message = str(msg.get("message") or code)
+        self.refused = self.message if self.pending else ""
         self.pending = ""  # a refusal answers the step that was waiting
 
     # -- driver's actions ----------------------------------------------------------------------

@@ -30,3 +30,11 @@ def at(day, hour=8, minute=0):
 def at_rank(rank):
     """The GPS position of a cab standing at ``rank`` (a model or the API's JSON)."""
     return (rank.lat, rank.lon) if hasattr(rank, "lat") else (rank["lat"], rank["lon"])
+
+
+def seen_at(permit, position, status="livre"):
+    """The server last saw the permit's cab at ``position`` (lat, lon), as the dispatch's position flush leaves it."""
+    from dispatch.models import Cab
+
+    Cab.objects.update_or_create(permit=permit, defaults={
+        "driver": permit.holder, "status": status, "lat": position[0], "lon": position[1], "position_at": timezone.now()})

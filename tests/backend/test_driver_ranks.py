@@ -11,7 +11,7 @@ from backend.statements.services import running_statement
 from dispatch import street
 from dispatch.models import Cab
 
-from .ranks_helpers import at_rank, make_rank
+from .ranks_helpers import at_rank, make_rank, seen_at
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +23,7 @@ def assign(dimutran, rank, permit, since):
 
 
 def stand(dimutran, permit, rank):
-    lat, lon = at_rank(rank)
-    response = dimutran.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"], "lat": lat, "lon": lon},
-                             format="json")
+    response = dimutran.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"]}, format="json")
     assert response.status_code == 201, response.content.decode()
     return response.json()
 
@@ -68,9 +66,8 @@ def test_an_empty_rank_takes_one_visitor_and_its_own_check_in_is_no_newcomer(dim
     stand(dimutran, visitor, rank)
     assert RankCheckIn.objects.get(permit=visitor).visitor is True
     assert near(driver, rank).json()["ranks"][0]["allowed"] is True  # its own check-in is no newcomer
-    lat, lon = at_rank(rank)
-    own = user_for(titular.holder).post("/api/rank-checkins/", {"permit": titular.pk, "rank": rank["id"],
-                                                                     "lat": lat, "lon": lon}, format="json")
+    seen_at(titular, at_rank(rank))
+    own = user_for(titular.holder).post("/api/rank-checkins/", {"permit": titular.pk, "rank": rank["id"]}, format="json")
     assert own.status_code == 201  # a titular always stands at its own rank (Art. 22, I)
 
 

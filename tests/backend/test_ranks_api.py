@@ -4,10 +4,11 @@ from datetime import timedelta
 
 import pytest
 
+from backend.api_errors import LawViolation
 from backend.ranks.models import Rank, RankAssignment, RankCheckIn, RankObservation, SwapRequest
 from backend.ranks.services import ranks as rank_services
 
-from .ranks_helpers import CENTRAL, OUTSIDE, PERIPHERAL, at, at_rank, make_rank, refused
+from .ranks_helpers import CENTRAL, OUTSIDE, PERIPHERAL, at, at_rank, make_rank, refused, seen_at
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,10 @@ def assign(dimutran, rank, permit, since):
 
 
 def checkin(client, permit, rank, when=None, position=True):
+    """Check in over REST; ``position``: the server last saw the cab at the rank (else nowhere it knows)."""
     data = {"permit": permit.pk, "rank": rank["id"]}
     if position:
-        data["lat"], data["lon"] = at_rank(rank)
+        seen_at(permit, at_rank(rank))
     if when is not None:
         data["at"] = when.isoformat()
     return client.post("/api/rank-checkins/", data, format="json")
@@ -226,13 +228,39 @@ def test_swap_inside_two_years_is_refused_and_nothing_written(dimutran, working_
 
 
 @pytest.mark.article("Art. 9, V")
-def test_a_driver_checks_in_only_where_the_gps_shows_the_cab(dimutran, working_cab, user_for):
+def test_a_driver_checks_in_only_where_the_server_last_saw_the_cab(dimutran, working_cab, user_for):
     rank = make_rank(dimutran, "Rodoviária", category="livre")
     permit = working_cab()
     driver = user_for(permit.holder)
-    refused(checkin(driver, permit, rank, position=False), "Art. 9, V")
     lat, lon = at_rank(rank)
-    far = driver.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"], "lat": lat + 0.01, "lon": lon}, format="json")
-    assert "checkin_away_from_rank" in [r["code"] for r in refused(far, "Art. 9, V")["reasons"]]
-    near = checkin(driver, permit, rank)
-    assert near.status_code == 201 and (near.json()["lat"], near.json()["lon"]) == (lat, lon)
+    claim = {"permit": permit.pk, "rank": rank["id"], "lat": lat, "lon": lon}  # the rank's own coordinates
+    body = refused(driver.post("/api/rank-checkins/", claim, format="json"), "Art. 9, V")
+    assert [r["code"] for r in body["reasons"]] == ["checkin_without_position"]  # the server never saw the cab
+    seen_at(permit, (lat + 0.045, lon))  # the cab's live position: 5 km north
+    far = refused(driver.post("/api/rank-checkins/", claim, format="json"), "Art. 9, V")
+    assert [r["code"] for r in far["reasons"]] == ["checkin_away_from_rank"] and "4982 m" in far["reasons"][0]["message"]
+    assert not RankCheckIn.objects.exists()
+    seen_at(permit, (lat + 0.0009, lon))  # 100 m away: the lawful case
+    near = driver.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"]}, format="json")
+    assert near.status_code == 201 and (near.json()["lat"], near.json()["lon"]) == (lat + 0.0009, lon)
+
+
+@pytest.mark.article("Art. 22")
+def test_a_cab_serving_a_ride_does_not_check_in_by_any_door(dimutran, working_cab, user_for):
+    from dispatch import cabs
+
+    rank = make_rank(dimutran, "Rodoviária", category="livre")
+    permit = working_cab()
+    driver = user_for(permit.holder)
+    for status in ("ocupado", "a_caminho"):
+        seen_at(permit, at_rank(rank), status=status)
+        rest = refused(driver.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"]},
+                                                     format="json"), "Art. 22")
+        assert [r["code"] for r in rest["reasons"]] == ["checkin_cab_not_free"]
+        assert "atendendo uma corrida" in rest["reasons"][0]["message"]
+        with pytest.raises(LawViolation) as socket:
+            cabs.rank_check_in(permit.pk, rank["id"], at_rank(rank))  # the socket's path, its own fix at the rank
+        assert socket.value.decision.codes == ("checkin_cab_not_free",)
+    assert not RankCheckIn.objects.exists()
+    seen_at(permit, at_rank(rank), status="livre")
+    assert cabs.rank_check_in(permit.pk, rank["id"], at_rank(rank))["queue_position"] == 1

@@ -96,3 +96,26 @@ def test_the_offer_frame_brings_the_passenger_and_the_destination():
                         "passenger": {"name": "Ana", "phone": "32999990000"},
                         "destination": {"lat": -21.2, "lon": -42.4, "address": "Rodoviária"}})
     assert app["passenger"] == {"name": "Ana", "phone": "32999990000"} and app["destination"]["address"] == "Rodoviária"
+
+
+@pytest.mark.article("Art. 1, X", "Art. 9, VII")
+def test_a_cheguei_or_no_show_the_central_refuses_shows_its_reason_and_may_be_tried_again(tmp_path, clock):
+    away = ("O táxi está a 2989 m do local de embarque; a chegada e a ausência do passageiro só são registradas a "
+            "até 500 m dele (Art. 1, X; Art. 9, VII).")
+    refusal = {"type": "error", "code": "law", "message": away,
+               "reasons": [{"article": "Art. 1, X", "code": "away_from_pickup", "message": away}]}
+    s = demo(tmp_path, clock)
+    accepted(s, clock)
+    assert s.ride.arriving()
+    s.on_dispatch(refusal)
+    assert s.ride.status == "accepted" and s.ride.pending == "" and s.ride.message == away
+    assert [a for a, _label, ok in s.ride.actions if ok][0] == "arriving"  # the button is back
+    assert s.ride.arriving()
+    s.on_dispatch({"type": "ride_updated", "ride": {"id": 3, "status": "arriving",
+                                                    "no_show_at": (clock() + timedelta(minutes=5)).isoformat()}})
+    assert s.ride.status == "arriving" and s.ride.message == ""  # accepted: the old refusal goes
+    clock.advance(300)
+    assert s.ride.cancel("passenger_absent")
+    s.on_dispatch(refusal)
+    assert s.ride.ride_id == 3 and s.ride.status == "arriving" and s.ride.pending == "" and s.ride.message == away
+    assert s.ride.cancel("passenger_absent")  # nearer the pickup, the driver taps again

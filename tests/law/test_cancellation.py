@@ -10,9 +10,10 @@ from taxilaw.parameters import default_parameters
 NOW = datetime(2026, 12, 1, 15, 0, tzinfo=timezone.utc)
 
 
-def facts(reason, status="arriving", arrived_minutes_ago=None, wait=5):
+def facts(reason, status="arriving", arrived_minutes_ago=None, wait=5, distance=40.0):
     arrived = NOW - timedelta(minutes=arrived_minutes_ago) if arrived_minutes_ago is not None else None
-    return DriverCancelFacts(reason=reason, ride_status=status, arrived_at=arrived, now=NOW, no_show_wait_minutes=wait)
+    return DriverCancelFacts(reason=reason, ride_status=status, arrived_at=arrived, now=NOW, no_show_wait_minutes=wait,
+                             distance_to_pickup_m=distance, arrival_radius_m=500)
 
 
 @pytest.mark.article("Art. 1, X")
@@ -22,6 +23,15 @@ def test_no_show_only_after_arriving_and_waiting_the_set_time():
     assert early.codes == ("wait_more",)
     assert "faltam 2 min" in early.reasons[0].message
     assert may_driver_cancel(facts("passenger_absent", status="accepted")).codes == ("not_arrived",)
+
+
+@pytest.mark.article("Art. 1, X", "Art. 9, VII")
+def test_no_show_only_with_the_cab_still_at_the_pickup():
+    away = may_driver_cancel(facts("passenger_absent", arrived_minutes_ago=6, distance=3000.4))
+    assert away.codes == ("away_from_pickup",) and "3000 m" in away.reasons[0].message
+    assert may_driver_cancel(facts("passenger_absent", arrived_minutes_ago=6, distance=None)).codes == ("arrival_without_position",)
+    assert may_driver_cancel(facts("passenger_absent", arrived_minutes_ago=6, distance=500.0))
+    assert may_driver_cancel(facts("vehicle_problem", distance=3000.0))  # giving the ride back asks no position
 
 
 @pytest.mark.article("Art. 1, X")

@@ -4,14 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from backend.api.fields import AwareDateTimeField, PointSerializer
-from zones.classify import Zone, default_classifier
-
-
-class PlaceSerializer(PointSerializer):
-    """A point with the address the person gave for it."""
-
-    address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+from backend.api.fields import AwareDateTimeField, PlaceSerializer
 
 
 class BookingSerializer(serializers.Serializer):
@@ -20,11 +13,6 @@ class BookingSerializer(serializers.Serializer):
     pickup_at = AwareDateTimeField()
     caller_name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     caller_phone = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
-
-    def validate_pickup(self, value):
-        if default_classifier().classify(value["lon"], value["lat"]) == Zone.OUTSIDE:
-            raise ValidationError(_("O embarque precisa ser no município de Muriaé."))
-        return value
 
     def validate_caller_phone(self, value):
         digits = re.sub(r"\D", "", value)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.api.authentication import PassengerAuthentication
+from backend.api.throttling import BookingThrottle
 
 from .. import services
 from ..models import Booking
@@ -49,6 +50,9 @@ class _BookingView(APIView):
 class BookingsView(_BookingView):
     """GET: the passenger's bookings, or (operators) every booking still to dispatch, soonest first.
     POST ``{pickup, destination?, pickup_at, caller_name?, caller_phone?}``: book (Art. 66)."""
+
+    def get_throttles(self):
+        return [BookingThrottle()] if self.request.method == "POST" else super().get_throttles()
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request):

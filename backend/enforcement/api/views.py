@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from backend.accounts.tokens import ExpiringTokenAuthentication
 from backend.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsDimutran, is_dimutran
+from backend.api.throttling import ComplaintThrottle
 from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Person
@@ -219,6 +220,9 @@ class ComplaintViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if self.action == "create":
             return [IsPassenger()]
         return [IsDimutran()]
+
+    def get_throttles(self):
+        return [ComplaintThrottle()] if self.action == "create" else super().get_throttles()
 
     def get_queryset(self):
         return Complaint.objects.select_related("ride", "passenger")

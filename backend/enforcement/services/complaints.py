@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.api_errors import require
+from backend.parameters.selectors import current_parameters
 from backend.trips.models import Passenger, Ride, RideStatus
 from taxilaw import penalties as law
 
@@ -58,6 +59,13 @@ def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> C
         cab_abandoned=with_cab and ride.status == RideStatus.CANCELLED and ride.accepted_at is not None,
     )
     require(decision, "ride")
+    Passenger.objects.select_for_update().filter(pk=passenger.pk).first()  # one passenger's complaints in turn
+    table, on = current_parameters(), timezone.localdate()
+    require(law.complaint_within_limits(
+        filed_on_ride=Complaint.objects.filter(passenger=passenger, ride=ride).count(),
+        max_per_ride=int(table.as_of("complaint_max_per_ride", on)),
+        chars=len(description), max_chars=int(table.as_of("complaint_max_chars", on)),
+    ), "description")
     return Complaint.objects.create(passenger=passenger, ride=ride, description=description, ride_data=ride_snapshot(ride))
 
 

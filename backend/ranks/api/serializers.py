@@ -51,8 +51,6 @@ class CheckInRequestSerializer(serializers.Serializer):
     permit = serializers.PrimaryKeyRelatedField(queryset=Permit.objects.all(), label=_("permissão"))
     rank = serializers.PrimaryKeyRelatedField(queryset=Rank.objects.all(), label=_("ponto"))
     at = serializers.DateTimeField(required=False, label=_("chegada (apenas DIMUTRAN; padrão: agora)"))
-    lat = serializers.FloatField(required=False, min_value=-90, max_value=90, label=_("latitude do táxi (GPS)"))
-    lon = serializers.FloatField(required=False, min_value=-180, max_value=180, label=_("longitude do táxi (GPS)"))
 
 
 class CheckOutRequestSerializer(serializers.Serializer):

@@ -121,15 +121,14 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=s.CheckInRequestSerializer, responses=s.CheckInSerializer)
     def create(self, request):
-        """Check in at a rank where the cab's GPS position shows it (Art. 9, V); a visitor at a private rank only within
-        Art. 27, §3. DIMUTRAN may record a cab it sees there without a position."""
+        """Check in at a rank where the server last saw the cab (its position sent to the dispatch socket), free
+        (Art. 9, V; Art. 22); a visitor at a private rank only within Art. 27, §3. A position in the request is not
+        evidence. DIMUTRAN records a cab its inspector sees there."""
         data = valid(s.CheckInRequestSerializer, request)
         self._may_act_for(data["permit"])
         staff = is_dimutran(request.user)
         at = data.get("at") if staff else None
-        position = (data["lat"], data["lon"]) if "lat" in data and "lon" in data else None
-        checkin = rank_services.check_in(permit=data["permit"], rank=data["rank"], at=at, position=position,
-                                    recorded_by_inspector=staff and position is None)
+        checkin = rank_services.check_in(permit=data["permit"], rank=data["rank"], at=at, recorded_by_inspector=staff)
         return Response(s.CheckInSerializer(checkin).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.CheckOutRequestSerializer, responses=s.CheckInSerializer)

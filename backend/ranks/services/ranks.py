@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Callable
 
 from django.db import transaction
 from django.db.models import Q
@@ -130,13 +132,40 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
 # --- check-in (Art. 22, Art. 27, §3, Art. 9, V) ---------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CabSeen:
+    """What the server knows of a permit's cab: its last flushed position (lat, lon) and whether it serves a ride."""
+
+    position: tuple[float, float] | None
+    serving_ride: bool
+
+
+def _nothing_seen(permit_id: int) -> CabSeen | None:
+    return None
+
+
+#: Reads :class:`CabSeen` for a permit id. The dispatch app keeps the cabs' positions and installs its reader
+#: (``dispatch.apps``): backend never imports dispatch, yet every door to :func:`check_in` is judged on them.
+cab_seen: Callable[[int], CabSeen | None] = _nothing_seen
+
+
+def read_cabs_with(reader: Callable[[int], CabSeen | None]) -> None:
+    global cab_seen
+    cab_seen = reader
+
+
 @transaction.atomic
 def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position: tuple[float, float] | None = None,
              recorded_by_inspector: bool = False) -> RankCheckIn:
-    """A cab arrives at a rank, where its GPS ``position`` (lat, lon) shows it (Art. 9, V); a non-titular at a private
-    rank is a visitor (Art. 27, §3). A DIMUTRAN inspector on the spot may record it without a position."""
+    """A cab arrives at a rank, where the server last saw it (Art. 9, V), free (Art. 22); a non-titular at a private
+    rank is a visitor (Art. 27, §3). ``position`` is a fix the caller's process received and has not flushed yet (the
+    socket's); without one, the cab's last flushed position. What a client merely claims is never a position here.
+    A DIMUTRAN inspector on the spot may record it without a position."""
     at = at or timezone.now()
+    seen = cab_seen(permit.pk)
+    require(law.may_queue_at_rank(seen is not None and seen.serving_ride), "permit")
     if not recorded_by_inspector:
+        position = position or (seen.position if seen else None)
         distance = distance_m(position[0], position[1], rank.lat, rank.lon) if position else None
         radius = current_parameters().as_of("rank_checkin_radius_m", timezone.localtime(at).date())
         require(law.may_check_in_at(distance, float(radius)), "position")

@@ -7,12 +7,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from backend.api.fields import AwareDateTimeField, PointSerializer
+from backend.api.fields import AwareDateTimeField, PlaceSerializer
 from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
-from taxilaw.geodesy import distance_m
 from taxilaw.tariff_study import COST_ITEMS
-from zones.classify import Zone, default_classifier
 
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
@@ -149,20 +147,9 @@ def tariff_payload(tariff: law.Tariff | None) -> dict | None:
     return data
 
 
-MAX_ESTIMATE_M = 100_000  # beyond this no taxi ride of the municipality is meant (and no estimate is worth giving)
-
-
 class FareEstimateSerializer(serializers.Serializer):
-    """``origin`` inside the municipality (a Muriaé taxi picks up in Muriaé), ``destination`` within 100 km."""
+    """``origin`` and ``destination`` inside the municipality: the same check of a place as every other door."""
 
-    origin = PointSerializer()
-    destination = PointSerializer()
+    origin = PlaceSerializer()
+    destination = PlaceSerializer()
     at = AwareDateTimeField(required=False)
-
-    def validate(self, data):
-        o, d = data["origin"], data["destination"]
-        if default_classifier().classify(o["lon"], o["lat"]) == Zone.OUTSIDE:
-            raise serializers.ValidationError({"origin": _("O embarque precisa ser no município de Muriaé.")})
-        if distance_m(o["lat"], o["lon"], d["lat"], d["lon"]) > MAX_ESTIMATE_M:
-            raise serializers.ValidationError({"destination": _("Destino a mais de 100 km: não há estimativa.")})
-        return data
