@@ -2,6 +2,7 @@
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.generics import ListAPIView
@@ -13,7 +14,7 @@ from backend.api.permissions import IsPassenger
 from backend.tariffs.formatting import brl
 from backend.trips.models import Ride
 
-from .. import documents, receipts
+from .. import documents, pdf_cache, receipts
 
 
 class _PassengerView:
@@ -60,10 +61,18 @@ class PassengerReceiptPdfView(_PassengerView, APIView):
 
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, ride_id: int):
-        return pdf_response(receipts.receipt(get_object_or_404(self.own_rides().filter(status="completed"), pk=ride_id)))
+        return pdf_response(get_object_or_404(self.own_rides().filter(status="completed"), pk=ride_id))
 
 
-def pdf_response(data: dict) -> HttpResponse:
-    response = HttpResponse(documents.receipt_pdf(data), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{documents.pdf_filename(data)}"'
+def pdf_response(ride: Ride) -> HttpResponse:
+    """The receipt's PDF, built at most once at a time in this process (``pdf_cache``); 503 while it is busy."""
+    try:
+        pdf = pdf_cache.receipt_pdf(ride)
+    except pdf_cache.Busy:
+        response = HttpResponse(_("Muitos recibos sendo gerados agora: tente de novo em alguns segundos."),
+                                status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(pdf_cache.RETRY_AFTER_SECONDS)
+        return response
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{documents.pdf_filename(ride.pk)}"'
     return response
