@@ -238,7 +238,12 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Paths in log lines lose their query strings and receipt tokens (django.request's "Not Found: /recibos/...").
+    "filters": {"redact_paths": {"()": "backend.log_paths.RedactPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_paths"]}},
+    # Django's default handlers on "django" (a DEBUG console, mail_admins) would write those lines unfiltered:
+    # its records go to the root's handler instead.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

@@ -19,7 +19,7 @@ each phone tries again one, three, seven seconds later (TCP's retransmission), w
 storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
 ``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
 
-Its access log writes paths without query strings or receipt tokens (``dispatch.access_log``).
+Its access log writes paths without query strings or receipt tokens (``backend.log_paths``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from daphne import server as daphne_server
 from daphne.cli import CommandLineInterface
 from twisted.internet import reactor
 
-from .access_log import redacted
+from backend.log_paths import redacted
 
 TIMEOUT_PERIOD_SECONDS = 2.0  # daphne.server.Server.timeout_checker's period
 TIMEOUT_SLICE_SECONDS = 0.1
@@ -79,7 +79,7 @@ class IncrementalSweepServer(daphne_server.Server):
                 self._to_reap.add(protocol)  # its application is still closing: look again next time
 
     def log_action(self, protocol, action, details):
-        """Daphne's access log, without the query string or a signed link's token (``dispatch.access_log``)."""
+        """Daphne's access log, without the query string or a signed link's token (``backend.log_paths``)."""
         super().log_action(protocol, action, redacted(details))
 
     # --- timeouts and keepalive pings ------------------------------------------------------------
