@@ -48,6 +48,7 @@ TXID_MAX = 25
 KEY_MAX = 77
 EMAIL_MAX = 77
 NO_TXID = "***"
+UNNAMED_RECEIVER = "RECEBEDOR"
 #: Field 26 holds at most 99 characters: GUI (18) + key (4 + n) + description (4 + m).
 ACCOUNT_INFO_MAX = 99
 
@@ -142,10 +143,12 @@ class StaticPix:
         txid = self.txid if self.txid == NO_TXID else re.sub(r"[^A-Za-z0-9]", "", self.txid)[:TXID_MAX]
         if not txid:
             txid = NO_TXID
-        name = ascii_text(self.merchant_name, MERCHANT_NAME_MAX)
+        # A name changed after its key was registered (check_receiver_name refuses it there) may leave nothing:
+        # the payer's bank shows the key holder's name from the Pix directory, so field 59 only must not be empty.
+        name = ascii_text(self.merchant_name, MERCHANT_NAME_MAX) or UNNAMED_RECEIVER
         city = ascii_text(self.merchant_city, MERCHANT_CITY_MAX)
-        if not name or not city:
-            raise ValueError("a BR Code needs the receiver's name and city")
+        if not city:
+            raise ValueError("a BR Code needs the receiver's city")
         fields = [("00", "01"), ("26", account), ("52", "0000"), ("53", "986")]
         if self.amount is not None:
             fields.append(("54", format_amount(self.amount)))

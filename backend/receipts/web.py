@@ -6,8 +6,8 @@ from django.views.decorators.http import require_GET
 
 from backend.trips.models import Ride
 
-from . import documents, receipts
-from .api.views import pdf_response
+from . import documents, receipt_cache, receipts
+from .api.views import busy, pdf_response
 
 
 def _ride(token: str) -> Ride:
@@ -21,7 +21,10 @@ def _ride(token: str) -> Ride:
 
 @require_GET
 def receipt_page(request, token: str):
-    data = receipts.receipt(_ride(token))
+    try:
+        data = receipt_cache.receipt_data(_ride(token))
+    except receipt_cache.Busy:
+        return busy()
     return render(request, "receipts/receipt.html", {"r": data, "rows": documents.receipt_rows(data), "token": token})
 
 

@@ -27,7 +27,7 @@ from backend.bookings.models import Booking, BookingStatus
 from backend.enforcement.models import Complaint
 from backend.parameters.selectors import current_parameters
 from backend.ratings.models import RideRating
-from backend.receipts import pdf_cache
+from backend.receipts import receipt_cache
 from taxilaw.compliance import local_date
 from taxilaw.retention import cutoff, trace_may_be_purged
 
@@ -153,7 +153,7 @@ def erase_passenger(passenger_id: int, now: datetime | None = None) -> Passenger
             data["trace"] = []
         complaint.ride_data = data
         complaint.save(update_fields=["description", "ride_data"])
-    pdf_cache.forget(ride_ids)
+    receipt_cache.forget(ride_ids)
     passenger.name, passenger.phone, passenger.anonymised_at = "", "", now
     passenger.token = secrets.token_urlsafe(32)  # nobody holds this one: the old token no longer authenticates
     passenger.save(update_fields=["name", "phone", "anonymised_at", "token"])

@@ -63,6 +63,8 @@ def test_a_name_with_nothing_a_br_code_can_carry_is_refused_at_registration(make
     refused = user_for(person).put("/api/me/pix-key/", {"kind": "phone", "key": "(32) 99999-1234"}, format="json")
     assert refused.status_code == 400
     assert "corrija o nome no cadastro" in refused.json()["key"][0]
+    # a name changed to such after the key was registered still makes a valid code (field 59 is never empty)
+    assert pix.parse(pix.static_pix("+5532999991234", "\u200b", "Muriaé", Decimal("5.00")))["59"] == pix.UNNAMED_RECEIVER
 
 
 @pytest.mark.parametrize("name,field", [("Иван Петров", "Ivan Petrov"), ("Ζωή Παπαδοπούλου", "Zoi Papadopoyloy"),

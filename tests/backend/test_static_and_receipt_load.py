@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from channels.testing import HttpCommunicator
 
-from backend.receipts import documents, pdf_cache, receipts
+from backend.receipts import documents, receipt_cache, receipts
 from backend.trips.models import Passenger, Ride, RideStatus
 from dispatch import snapshots
 from dispatch.models import Cab
@@ -120,7 +120,7 @@ def test_eight_anonymous_fetches_of_a_long_receipt_build_it_once_and_leave_the_l
     try:
         answers, worst = asyncio.run(scenario())
     finally:
-        pdf_cache.forget([warm.pk, ride.pk])
+        receipt_cache.forget([warm.pk, ride.pk])
     assert [a["status"] for a in answers] == [200] * CLIENTS
     assert len({a["body"] for a in answers}) == 1 and answers[0]["body"].startswith(b"%PDF")
     assert len(builds) == 1  # the seven others waited for the slot and found it in the cache
@@ -130,12 +130,12 @@ def test_eight_anonymous_fetches_of_a_long_receipt_build_it_once_and_leave_the_l
 @pytest.mark.django_db
 def test_a_receipt_waits_its_turn_and_is_told_to_retry_when_the_slot_stays_busy(client, working_cab, monkeypatch):
     ride = long_ride(working_cab(), Passenger.objects.create(name="Rosa", phone="32999990012"), fixes=50)
-    monkeypatch.setattr(pdf_cache, "WAIT_SECONDS", 0.05)
-    assert pdf_cache.BUILD_SLOTS.acquire(timeout=1)  # another receipt being built
+    monkeypatch.setattr(receipt_cache, "WAIT_SECONDS", 0.05)
+    assert receipt_cache.BUILD_SLOTS.acquire(timeout=1)  # another receipt being built
     try:
         busy = client.get(receipts.links(ride)["pdf"])
     finally:
-        pdf_cache.BUILD_SLOTS.release()
-    assert busy.status_code == 503 and busy["Retry-After"] == str(pdf_cache.RETRY_AFTER_SECONDS)
+        receipt_cache.BUILD_SLOTS.release()
+    assert busy.status_code == 503 and busy["Retry-After"] == str(receipt_cache.RETRY_AFTER_SECONDS)
     assert "tente de novo" in busy.content.decode()
     assert client.get(receipts.links(ride)["pdf"]).content.startswith(b"%PDF")

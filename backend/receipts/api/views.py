@@ -14,7 +14,7 @@ from backend.api.permissions import IsPassenger
 from backend.tariffs.formatting import brl
 from backend.trips.models import Ride
 
-from .. import documents, pdf_cache, receipts
+from .. import documents, receipt_cache, receipts
 
 
 class _PassengerView:
@@ -53,7 +53,10 @@ class PassengerReceiptView(_PassengerView, APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, ride_id: int):
-        return Response(receipts.receipt(get_object_or_404(self.own_rides(), pk=ride_id)))
+        try:
+            return Response(receipt_cache.receipt_data(get_object_or_404(self.own_rides(), pk=ride_id)))
+        except receipt_cache.Busy:
+            return busy()
 
 
 class PassengerReceiptPdfView(_PassengerView, APIView):
@@ -64,15 +67,20 @@ class PassengerReceiptPdfView(_PassengerView, APIView):
         return pdf_response(get_object_or_404(self.own_rides().filter(status="completed"), pk=ride_id))
 
 
+def busy() -> HttpResponse:
+    """503 while this process builds another receipt (``receipt_cache``): try again in a few seconds."""
+    response = HttpResponse(_("Muitos recibos sendo gerados agora: tente de novo em alguns segundos."),
+                            status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(receipt_cache.RETRY_AFTER_SECONDS)
+    return response
+
+
 def pdf_response(ride: Ride) -> HttpResponse:
-    """The receipt's PDF, built at most once at a time in this process (``pdf_cache``); 503 while it is busy."""
+    """The receipt's PDF, built at most once at a time in this process (``receipt_cache``)."""
     try:
-        pdf = pdf_cache.receipt_pdf(ride)
-    except pdf_cache.Busy:
-        response = HttpResponse(_("Muitos recibos sendo gerados agora: tente de novo em alguns segundos."),
-                                status=503, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = str(pdf_cache.RETRY_AFTER_SECONDS)
-        return response
+        pdf = receipt_cache.receipt_pdf(ride)
+    except receipt_cache.Busy:
+        return busy()
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{documents.pdf_filename(ride.pk)}"'
     return response
