@@ -10,7 +10,6 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from dispatch import memory  # noqa: E402
 from dispatch.routing import websocket_application  # noqa: E402
@@ -22,8 +21,9 @@ sys.setswitchinterval(0.0005)
 
 application = ProtocolTypeRouter(
     {
-        # Daphne serves the console's assets itself: no separate web server is needed.
-        "http": ASGIStaticFilesHandler(django_asgi),
+        # Daphne serves the console's assets itself (WhiteNoise, inside Django's middleware, so with the
+        # pages' security headers): no separate web server is needed.
+        "http": django_asgi,
         "websocket": websocket_application,
     }
 )

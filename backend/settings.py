@@ -89,6 +89,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Static files answered inside the stack, below every middleware that sets a security header (CSP,
+    # nosniff, X-Frame-Options, Referrer-Policy, COOP), so they carry the same headers as pages.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
@@ -176,6 +179,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# WhiteNoise serves the collected files (STATIC_ROOT) and, like Django's static handler did, the apps' own
+# (finders), so a checkout serves its assets without collectstatic.
+WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "/admin/login/"
 
@@ -232,7 +238,12 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Paths in log lines lose their query strings and receipt tokens (django.request's "Not Found: /recibos/...").
+    "filters": {"redact_paths": {"()": "backend.log_paths.RedactPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_paths"]}},
+    # Django's default handlers on "django" (a DEBUG console, mail_admins) would write those lines unfiltered:
+    # its records go to the root's handler instead.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 

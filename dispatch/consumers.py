@@ -271,10 +271,19 @@ class PassengerConsumer(_Base):
             await self.close(code=POLICY_VIOLATION)
             return
         self.passenger = passenger
+        await self.join(events.passenger_group(passenger.pk))  # erasure closes this socket (passenger_erased)
         snapshot = await database_sync_to_async(snapshots.for_passenger)(passenger)
         for ride in snapshot["rides"]:
             await self.join(events.ride_group(ride["id"]))
         await self.send_json(snapshot)
+
+    async def relay(self, event):
+        if event["message"].get("type") == wire.PASSENGER_ERASED.type:
+            await self.send_json(wire.ERROR(code="passenger_erased",
+                                            message=_("Seus dados foram apagados: esta conexão foi encerrada.")))
+            await self.close(code=POLICY_VIOLATION)
+            return
+        await super().relay(event)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.passenger is None and not _is_auth_frame(text_data):

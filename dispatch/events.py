@@ -41,6 +41,10 @@ def ride_group(ride_id: int) -> str:
     return f"ride.{ride_id}"
 
 
+def passenger_group(passenger_id: int) -> str:
+    return f"passenger.{passenger_id}"
+
+
 def listened(group: str) -> bool:
     """Whether ``group`` may have members: known for the in-memory layer, assumed for the others.
 
@@ -65,6 +69,12 @@ def announce_each(group: str, messages: list[dict]) -> None:
 def announce_compliance_change(permit_id: int) -> None:
     """Tell the cab's open connection to re-check whether it may work (suspension, revocation)."""
     announce(cab_group(permit_id), wire.COMPLIANCE_CHANGED(permit_id=permit_id))
+
+
+def announce_passenger_erased(sender=None, *, passenger_id: int, **kwargs) -> None:
+    """Tell the passenger's open sockets, once the erasure commits, that they must close (receiver of
+    ``backend.trips.retention.passenger_erased``)."""
+    announce(passenger_group(passenger_id), wire.PASSENGER_ERASED(passenger_id=passenger_id))
 
 
 def start_outbox() -> None:

@@ -20,10 +20,11 @@ BATCH = 1000
 
 
 def purge_offer_audits(now: datetime, batch: int = BATCH) -> int:
+    """Erase the audits of offers made ``retention_offer_audit_days`` ago, ``batch`` at a time, all in one run."""
     before = cutoff(now, trips_retention.retention_days("retention_offer_audit_days", now))
-    ids = list(Offer.objects.filter(created_at__lt=before).exclude(candidates=[], distance_m=None)
-               .values_list("pk", flat=True)[:batch])
-    return Offer.objects.filter(pk__in=ids).update(candidates=[], distance_m=None)
+    eligible = Offer.objects.filter(created_at__lt=before).exclude(candidates=[], distance_m=None)
+    return sum(Offer.objects.filter(pk__in=ids).update(candidates=[], distance_m=None)
+               for ids in trips_retention.batches(eligible, batch))
 
 
 def purge(now: datetime | None = None) -> dict[str, int]:

@@ -18,6 +18,8 @@ restart makes thousands of phones reconnect within a second, the kernel drops th
 each phone tries again one, three, seven seconds later (TCP's retransmission), which stretched the
 storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
 ``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
+
+Its access log writes paths without query strings or receipt tokens (``backend.log_paths``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from __future__ import annotations
 from daphne import server as daphne_server
 from daphne.cli import CommandLineInterface
 from twisted.internet import reactor
+
+from backend.log_paths import redacted
 
 TIMEOUT_PERIOD_SECONDS = 2.0  # daphne.server.Server.timeout_checker's period
 TIMEOUT_SLICE_SECONDS = 0.1
@@ -73,6 +77,10 @@ class IncrementalSweepServer(daphne_server.Server):
                 del everything[protocol]
             elif checked[protocol].get("disconnected") and checked[protocol].get("application_instance") is not None:
                 self._to_reap.add(protocol)  # its application is still closing: look again next time
+
+    def log_action(self, protocol, action, details):
+        """Daphne's access log, without the query string or a signed link's token (``backend.log_paths``)."""
+        super().log_action(protocol, action, redacted(details))
 
     # --- timeouts and keepalive pings ------------------------------------------------------------
 

@@ -6,6 +6,7 @@ websockets of docs/dispatch-protocol.md; the two small JSON views here fill what
 the events do not carry (the offer history of a ride, the rank queues).
 """
 
+import json
 import re
 
 from django.conf import settings
@@ -14,11 +15,13 @@ from django.db.models import Count, Q
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from backend.trips.models import Ride
 
 from .models import Offer
+
+MAX_LOOKUP_BODY = 1024  # a phone lookup's JSON body: anything longer is not one
 
 
 @never_cache
@@ -70,13 +73,22 @@ def rank_queues(request):
     return JsonResponse({"queues": {str(r.pk): r.queue for r in rows}})
 
 
-@require_GET
+@require_POST
 @never_cache
 def caller_history(request):
-    """A known caller's recent pickups and names, by phone (the operators' phone booking): DIMUTRAN staff only."""
+    """A known caller's recent pickups and names, by phone (the operators' phone booking): DIMUTRAN staff only.
+
+    POST ``{"phone": "..."}``: a phone number is personal data and never travels in a URL (URLs reach access
+    logs, proxies and browser history); the session's CSRF token comes with it."""
     if not (request.user.is_authenticated and request.user.is_staff):
         return JsonResponse({"detail": "Acesso restrito aos operadores da DIMUTRAN."}, status=403)
-    digits = re.sub(r"\D", "", request.GET.get("phone", ""))[:13]
+    try:
+        body = json.loads(request.body[:MAX_LOOKUP_BODY] or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("phone", ""), str):
+        return JsonResponse({"detail": "Envie um objeto JSON com o telefone: {\"phone\": \"32999991234\"}."}, status=400)
+    digits = re.sub(r"\D", "", body.get("phone", ""))[:13]
     if len(digits) < 8:
         return JsonResponse({"phone": digits, "names": [], "pickups": []})
     tail = digits[-8:]  # "(32) 99999-1234", "32999991234" and "999991234" are one caller

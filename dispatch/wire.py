@@ -223,6 +223,9 @@ POSITIONS = Frame("positions", (OPERATOR_ROLE,), {"cabs": ListOf(CAB_POSITION)},
 ESCALATION = Frame("escalation", (OPERATOR_ROLE,), {"ride": RIDE}, "no cab may take the ride: the operators must")
 # Internal: sent to the cab's group, never to a socket (the consumer re-checks the registry).
 COMPLIANCE_CHANGED = Frame("compliance_changed", (), {"permit_id": int}, "internal: the cab's driver must be checked again")
+# Internal: sent to the passenger's group when they erased their data; their sockets send an `error` and close.
+PASSENGER_ERASED = Frame("passenger_erased", (), {"passenger_id": int},
+                         "internal: the passenger erased their data (LGPD): their sockets close")
 
 # The frame that answers each inbound frame on the sender's own connection (None: none of its own; what
 # changed reaches the sender as an announcement, e.g. ``ride_update`` after ``ride_cancel``). A refusal is an ``error``.

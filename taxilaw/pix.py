@@ -10,7 +10,8 @@ do Brasil, "Manual do BR Code" and "Manual de Padrões para Iniciação do Pix",
 Anexo II): ID-length-value fields, the Pix arrangement in field 26 (GUI
 ``br.gov.bcb.pix``, key in 01, optional description in 02), category 52 =
 0000, currency 53 = 986 (BRL), amount 54, country 58 = BR, merchant name 59
-(≤ 25) and city 60 (≤ 15), additional data 62 with the txid in 05 (``***``
+(≤ 25) and city 60 (≤ 15), both in printable ASCII (names in other scripts are transliterated by
+``anyascii``: "Иван Петров" is "Ivan Petrov"), additional data 62 with the txid in 05 (``***``
 when none) and the CRC16-CCITT-FALSE (poly 0x1021, init 0xFFFF) of the whole
 text, its own ``6304`` included, in 63. No Python library for it is well kept
 (the PyPI ones are single-author packages with no releases for years), so this
@@ -34,6 +35,7 @@ from decimal import Decimal
 from typing import Optional
 
 import segno
+from anyascii import anyascii
 from validate_docbr import CNPJ, CPF
 
 from .decision import Decision, Reason
@@ -46,6 +48,7 @@ TXID_MAX = 25
 KEY_MAX = 77
 EMAIL_MAX = 77
 NO_TXID = "***"
+UNNAMED_RECEIVER = "RECEBEDOR"
 #: Field 26 holds at most 99 characters: GUI (18) + key (4 + n) + description (4 + m).
 ACCOUNT_INFO_MAX = 99
 
@@ -90,10 +93,21 @@ def emv(fields: list[tuple[str, str]]) -> str:
 
 
 def ascii_text(text: str, limit: int) -> str:
-    """Text reduced to the BR Code's charset: accents removed, printable ASCII, blanks collapsed, cut to ``limit``."""
-    plain = unicodedata.normalize("NFKD", text or "")
-    plain = "".join(c for c in plain if not unicodedata.combining(c) and " " <= c <= "~")
+    """Text reduced to the BR Code's charset: transliterated to ASCII (``anyascii``: ISC licence, pure Python, so it
+    builds for Android; accents dropped, Cyrillic, Greek, Arabic or CJK romanised), printable characters only, blanks
+    collapsed, cut to ``limit``."""
+    plain = anyascii(unicodedata.normalize("NFC", text or ""))
+    plain = "".join(c if " " <= c <= "~" else " " for c in plain)
     return " ".join(plain.split())[:limit].rstrip()
+
+
+def check_receiver_name(name: str) -> Decision:
+    """Can ``name`` be a BR Code's receiver (field 59)? Refused only when nothing of it survives transliteration."""
+    if ascii_text(name, MERCHANT_NAME_MAX):
+        return Decision.allow("Pix")
+    return Decision.refuse(Reason("Pix", "pix_receiver_name_unusable",
+                                  _("O nome cadastrado não tem letras nem números que o Pix aceite no QR code: "
+                                    "corrija o nome no cadastro antes de registrar a chave Pix."), {}))
 
 
 def format_amount(amount: Decimal) -> str:
@@ -129,10 +143,12 @@ class StaticPix:
         txid = self.txid if self.txid == NO_TXID else re.sub(r"[^A-Za-z0-9]", "", self.txid)[:TXID_MAX]
         if not txid:
             txid = NO_TXID
-        name = ascii_text(self.merchant_name, MERCHANT_NAME_MAX)
+        # A name changed after its key was registered (check_receiver_name refuses it there) may leave nothing:
+        # the payer's bank shows the key holder's name from the Pix directory, so field 59 only must not be empty.
+        name = ascii_text(self.merchant_name, MERCHANT_NAME_MAX) or UNNAMED_RECEIVER
         city = ascii_text(self.merchant_city, MERCHANT_CITY_MAX)
-        if not name or not city:
-            raise ValueError("a BR Code needs the receiver's name and city")
+        if not city:
+            raise ValueError("a BR Code needs the receiver's city")
         fields = [("00", "01"), ("26", account), ("52", "0000"), ("53", "986")]
         if self.amount is not None:
             fields.append(("54", format_amount(self.amount)))

@@ -36,6 +36,7 @@ def register_pix_key(person: Person, kind: str, key: str) -> PixKey:
     """Register (or replace) ``person``'s Pix key, validated and normalised by kind (``taxilaw.pix.check_key``)."""
     check = pix.check_key(kind, key)
     require(check.decision, "key")
+    require(pix.check_receiver_name(person.full_name), "key")  # the BR Code's field 59 is built from the name
     pix_key, _created = PixKey.objects.update_or_create(person=person, defaults={"kind": kind, "key": check.key})
     return pix_key
 

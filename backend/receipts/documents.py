@@ -87,5 +87,5 @@ def _draw_route(pdf, sketch: str, width: float) -> None:
     pdf.set_y(y0 + box_h + 2)
 
 
-def pdf_filename(data: dict) -> str:
-    return f"recibo-corrida-{data['ride_id']}.pdf"
+def pdf_filename(ride_id: int) -> str:
+    return f"recibo-corrida-{ride_id}.pdf"

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from backend.csv_cells import SafeWriter
 from backend.pdf import FONT, new_pdf
 from backend.tariffs.formatting import br_number, brl
 from taxilaw.split import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
@@ -249,7 +250,7 @@ def statement_csv(statement: WeeklyStatement) -> str:
     (late rides of a closed week, ``ajuste``) and, when there are any, the
     ``total`` row of what is paid with this statement."""
     out = io.StringIO()
-    writer = _PaddedWriter(csv.writer(out, delimiter=";", lineterminator="\r\n"))
+    writer = _PaddedWriter(SafeWriter(csv.writer(out, delimiter=";", lineterminator="\r\n")))
     writer.writerow(CSV_HEADER)
     closed = timezone.localtime(statement.closed_at).strftime("%d/%m/%Y %H:%M") if statement.closed_at else ""
     holder_name = statement.holder.full_name if statement.holder else ""

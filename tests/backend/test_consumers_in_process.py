@@ -165,3 +165,24 @@ def test_bad_street_trips_get_field_errors_and_a_cab_on_a_dispatched_ride_cab_bu
 
     asyncio.run(scenario())
     assert not Ride.objects.filter(created_by="street").exists()
+
+
+def test_an_erased_passengers_open_socket_is_told_and_closed(drivers):
+    from channels.db import database_sync_to_async
+
+    from backend.trips.retention import erase_passenger
+
+    passenger = Passenger.objects.create(name="Gil", phone="32999990009")
+    lat, lon = CENTRE
+
+    async def scenario():
+        mine = await connect(PassengerConsumer, "/ws/passenger/", None, "passenger", set())
+        await mine.ask("snapshot", type="auth", token=passenger.token)
+        await database_sync_to_async(erase_passenger)(passenger.pk)
+        error = await mine.recv()
+        assert (error["type"], error["code"]) == ("error", "passenger_erased")
+        assert (await mine.recv())["type"] == "closed"
+        await mine.ws.disconnect()
+
+    asyncio.run(scenario())
+    assert not Ride.objects.filter(passenger=passenger).exists()

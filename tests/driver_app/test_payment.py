@@ -51,6 +51,16 @@ def test_holders_key_is_named(store):
     assert vm.receiver_text == "Pix para Maria Permissionária (permissionário)"
 
 
+def test_a_cyrillic_receiver_is_shown_as_typed_and_transliterated_in_the_br_code(store):
+    vm, _ = make(store, FakePayments({"key": "+5532999991234", "receiver": "Иван Петров", "city": "MURIAE",
+                                      "receiver_is_holder": False}))
+    vm.begin(Decimal("10.00"), "trip-1", ride_id=7)
+    vm.choose("pix")
+    assert vm.receiver_text == "Pix para Иван Петров" and pix.parse(vm.pix_payload)["59"] == "Ivan Petrov"
+    [decoded] = zxingcpp.read_barcodes(Image.open(io.BytesIO(vm.qr_png())).convert("L"))
+    assert decoded.text == vm.pix_payload
+
+
 def test_a_street_trip_waits_for_its_number_and_offline_for_the_network(store, tmp_path):
     vm, payments = make(store)
     payments.online = False

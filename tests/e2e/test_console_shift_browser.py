@@ -91,6 +91,13 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         expect(page.locator("#log")).to_contain_text("Nenhum táxi aceitou")
         page.screenshot(path=str(ARTIFACTS / "console-shift-escalation.png"))
 
+        # The same caller phones again: their name comes back from the lookup, the phone sent in a POST body.
+        with page.expect_request(lambda r: "/central/chamadas.json" in r.url) as lookup:
+            page.fill("#caller-phone", "(32) 3721-4455")
+            page.locator("#caller-phone").press("Tab")  # the lookup runs on change
+        assert lookup.value.method == "POST" and "?" not in lookup.value.url and "37214455" in lookup.value.post_data
+        expect(page.locator("#caller-history")).to_contain_text("Seu Zé da Padaria")
+
         # Filters: only the rides that need the operator; then back to all.
         page.select_option("#filter-state", "active")
         expect(card).to_have_count(0)

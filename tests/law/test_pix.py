@@ -64,7 +64,7 @@ def test_fare_description_txid_and_names_are_normalised():
     assert fields["60"] == "Sao Joao del-Re"  # 15 at most
     assert pix.parse_fields(fields["62"]) == {"05": "corrida1234"}
     account = pix.parse_fields(fields["26"])
-    assert account == {"00": "br.gov.bcb.pix", "01": "+5532999991234", "02": "Corrida no 1234 taxi"}
+    assert account == {"00": "br.gov.bcb.pix", "01": "+5532999991234", "02": "Corrida no 1234 - taxi"}
 
 
 def test_long_description_is_cut_to_fit_field_26():

@@ -125,8 +125,8 @@ class AutoDefenceSerializer(serializers.ModelSerializer):
 class AutoSerializer(serializers.ModelSerializer):
     number = serializers.CharField(read_only=True)
     infractions = InfractionTypeSerializer(many=True, read_only=True)
-    defence = AutoDefenceSerializer(read_only=True)
-    decision = DecisionSerializer(read_only=True)
+    defence = AutoDefenceSerializer(read_only=True, allow_null=True)  # none until the infractor defends
+    decision = DecisionSerializer(read_only=True, allow_null=True)  # none until DIMUTRAN judges
     status_display = serializers.CharField(source="get_status_display", read_only=True)
 
     class Meta:

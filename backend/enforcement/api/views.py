@@ -1,8 +1,8 @@
 """Enforcement API: autos, defence, decisions, appeals, fines, complaints (Art. 54-64)."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -248,7 +248,12 @@ class InfractorRecordView(APIView):
 
     permission_classes = [DimutranOrInfractor]
 
-    @extend_schema(responses=s.AutoSerializer(many=True))
+    @extend_schema(responses=inline_serializer("InfractorRecord", {
+        "person": serializers.IntegerField(),
+        "infractions": s.AutoSerializer(many=True),
+        "unpaid_fines": s.PenaltySerializer(many=True),
+        "unpaid_total": serializers.CharField(help_text="R$, the fines still owed (Art. 5, V)"),
+    }))
     def get(self, request, person_id):
         _own_or_dimutran(request, person_id)
         person = get_object_or_404(Person, pk=person_id)

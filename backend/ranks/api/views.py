@@ -44,8 +44,9 @@ class RankViewSet(viewsets.ModelViewSet):
         rank = rank_services.cancel_rank(self.get_object(), timezone.localdate())
         return Response(s.RankSerializer(rank).data)
 
-    @extend_schema(request=s.AssignSerializer, responses=s.AssignmentSerializer)
-    @action(detail=True, methods=["get", "post"], permission_classes=[DimutranOrReadOwn])
+    @extend_schema(methods=["GET"], responses=s.AssignmentSerializer(many=True))
+    @extend_schema(methods=["POST"], request=s.AssignSerializer, responses={201: s.AssignmentSerializer})
+    @action(detail=True, methods=["get", "post"], permission_classes=[DimutranOrReadOwn], pagination_class=None)
     def titulars(self, request, pk=None):
         """Current titulars of a private rank (GET); designate a permit (POST, Art. 22, I)."""
         rank = self.get_object()
@@ -55,8 +56,9 @@ class RankViewSet(viewsets.ModelViewSet):
         assignment = rank_services.assign_rank(permit=data["permit"], rank=rank, since=data["since"])
         return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.ObservationSerializer, responses=s.ObservationSerializer)
-    @action(detail=True, methods=["get", "post"], permission_classes=[IsDimutran])
+    @extend_schema(methods=["GET"], responses=s.ObservationSerializer(many=True))
+    @extend_schema(methods=["POST"], request=s.ObservationSerializer, responses={201: s.ObservationSerializer})
+    @action(detail=True, methods=["get", "post"], permission_classes=[IsDimutran], pagination_class=None)
     def observations(self, request, pk=None):
         """Inspections of the rank (Art. 27, §2); ``empty`` omitted = computed from the check-ins."""
         rank = self.get_object()
@@ -313,7 +315,7 @@ def _geojson(data):
     return JsonResponse(data, content_type="application/geo+json", json_dumps_params={"ensure_ascii": False})
 
 
-@extend_schema(responses=OpenApiTypes.OBJECT)
+@extend_schema(responses={(200, "application/geo+json"): OpenApiTypes.OBJECT})
 class GeoView(APIView):
     permission_classes = [AllowAny]
     authentication_classes = []

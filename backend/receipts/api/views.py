@@ -2,6 +2,7 @@
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.generics import ListAPIView
@@ -13,7 +14,7 @@ from backend.api.permissions import IsPassenger
 from backend.tariffs.formatting import brl
 from backend.trips.models import Ride
 
-from .. import documents, receipts
+from .. import documents, receipt_cache, receipts
 
 
 class _PassengerView:
@@ -52,7 +53,10 @@ class PassengerReceiptView(_PassengerView, APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request, ride_id: int):
-        return Response(receipts.receipt(get_object_or_404(self.own_rides(), pk=ride_id)))
+        try:
+            return Response(receipt_cache.receipt_data(get_object_or_404(self.own_rides(), pk=ride_id)))
+        except receipt_cache.Busy:
+            return busy()
 
 
 class PassengerReceiptPdfView(_PassengerView, APIView):
@@ -60,10 +64,23 @@ class PassengerReceiptPdfView(_PassengerView, APIView):
 
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, ride_id: int):
-        return pdf_response(receipts.receipt(get_object_or_404(self.own_rides().filter(status="completed"), pk=ride_id)))
+        return pdf_response(get_object_or_404(self.own_rides().filter(status="completed"), pk=ride_id))
 
 
-def pdf_response(data: dict) -> HttpResponse:
-    response = HttpResponse(documents.receipt_pdf(data), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{documents.pdf_filename(data)}"'
+def busy() -> HttpResponse:
+    """503 while this process builds another receipt (``receipt_cache``): try again in a few seconds."""
+    response = HttpResponse(_("Muitos recibos sendo gerados agora: tente de novo em alguns segundos."),
+                            status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(receipt_cache.RETRY_AFTER_SECONDS)
+    return response
+
+
+def pdf_response(ride: Ride) -> HttpResponse:
+    """The receipt's PDF, built at most once at a time in this process (``receipt_cache``)."""
+    try:
+        pdf = receipt_cache.receipt_pdf(ride)
+    except receipt_cache.Busy:
+        return busy()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{documents.pdf_filename(ride.pk)}"'
     return response

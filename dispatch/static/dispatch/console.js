@@ -103,7 +103,10 @@
     history.textContent = ""; history.hidden = true;
     var digits = phoneIn.value.replace(/\D/g, "");
     if (digits.length < 10) return;
-    T.fetchJSON("/central/chamadas.json?phone=" + encodeURIComponent(digits)).then(function (body) {
+    // POST: a phone number never goes in a URL (access logs, proxies, history)
+    post("/central/chamadas.json", { phone: digits }).then(function (res) {
+      if (!res.ok) return;
+      var body = res.body;
       if (!body.pickups.length && !body.names.length) return;
       var nameIn = document.getElementById("caller-name");
       var kids = [el("strong", { text: "Já ligou antes: " })];
