@@ -136,7 +136,8 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle blocking reads unless told not to.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
+                # A Redis that does not answer a connection fails it within seconds instead of TCP's minutes.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 2, "max_connections": 1000}],
                 "capacity": 5000,
                 "expiry": 60,
             },
@@ -144,8 +145,10 @@ if REDIS_URL:
     }
     # The API's rate limits (login, sign-up, address search) count in Redis too, so several Daphne processes
     # share one count per client instead of each allowing the rate.
+    # Without Redis they count in each process (backend.api.throttling), after at most a second's wait.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae")}}
+                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae"),
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
 

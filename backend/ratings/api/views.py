@@ -4,12 +4,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from backend.api.authentication import PassengerAuthentication
 from backend.api.fields import AwareDateTimeField
 from backend.api.permissions import IsDimutran, IsPassenger
+from backend.api.throttling import AnonRateThrottle
 
 from .. import report, services
 from .serializers import RatingSerializer
