@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "backend.error_views.DatabaseBusyMiddleware",  # no database connection to be had: 503, not 500
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
@@ -128,6 +129,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["prepare_threshold"] = sys.maxsize
     options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
+    # A connection budget per process (psycopg's pool, through Django's pool option): at most DATABASE_POOL_SIZE
+    # connections, each back in the pool at the end of its request or database call, whatever the number of threads
+    # (ASGI's per-request threads, Channels', the tick's). A request that finds them all busy waits up to
+    # DATABASE_POOL_TIMEOUT seconds, then gets a 503 (backend.error_views). The arithmetic: docs/operations-degraded.md.
+    DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
+    if DATABASE_POOL_SIZE:
+        if DATABASES["default"]["CONN_MAX_AGE"]:
+            raise RuntimeError("DATABASE_POOL_SIZE and DATABASE_CONN_MAX_AGE exclude each other: a pooled connection "
+                               "goes back to the pool after each request; leave DATABASE_CONN_MAX_AGE unset")
+        options["pool"] = {"min_size": 1, "max_size": DATABASE_POOL_SIZE,
+                           "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+                           "max_idle": 60}  # connections above min_size idle this long are closed
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:

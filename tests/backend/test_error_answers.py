@@ -54,3 +54,18 @@ def test_a_bad_host_under_the_api_is_a_json_400(client):
 def test_a_bad_host_on_a_page_is_a_portuguese_400(client):
     page = client.get("/", HTTP_HOST="evil.example")
     assert page.status_code == 400 and "Requisição inválida" in page.content.decode()
+
+
+def test_no_database_connection_under_the_api_is_a_json_503(client, settings):
+    settings.ROOT_URLCONF = "tests.backend.broken_urls"
+    client.raise_request_exception = False
+    answer = client.get("/api/ocupado/")
+    assert answer.status_code == 503 and answer["Retry-After"] == "5"
+    assert answer.json() == {"detail": "Servidor ocupado; tente de novo em alguns segundos."}
+
+
+def test_no_database_connection_on_a_page_is_a_portuguese_503(client, settings):
+    settings.ROOT_URLCONF = "tests.backend.broken_urls"
+    client.raise_request_exception = False
+    page = client.get("/ocupado/")
+    assert page.status_code == 503 and "Servidor ocupado" in page.content.decode()
