@@ -9,6 +9,7 @@ each setting in one run: ``--requests`` authenticated API reads (permits, people
 the database throughout (every 50 ms) and once the load is over. The settings:
 
 * ``old``   ``DATABASE_CONN_MAX_AGE=60`` (compose until issue 34): each thread keeps its own connection;
+* ``fresh`` ``DATABASE_CONN_MAX_AGE=0`` (the default without compose): a connection opened and closed per request;
 * ``pool``  ``DATABASE_POOL_SIZE`` (compose's 10) and ``DATABASE_POOL_TIMEOUT`` 5 s: psycopg's pool per process.
 
 The database named in DATABASE_URL is dropped and created afresh (use one of your own). On a shared server the
@@ -177,7 +178,7 @@ def main() -> None:
                 PYTHONPATH=str(ROOT))
     base.pop("DATABASE_CONN_MAX_AGE", None), base.pop("DATABASE_POOL_SIZE", None)
     token = _prepare(base, database, url)
-    settings = {"old": {"DATABASE_CONN_MAX_AGE": "60"},
+    settings = {"old": {"DATABASE_CONN_MAX_AGE": "60"}, "fresh": {"DATABASE_CONN_MAX_AGE": "0"},
                 "pool": {"DATABASE_POOL_SIZE": str(args.pool_size), "DATABASE_POOL_TIMEOUT": "5"}}
     print(f"{args.requests} requests, {args.clients} concurrent clients, 2 Daphne processes, DEBUG off, "
           f"REDIS_URL={'set' if os.environ.get('REDIS_URL') else 'unset'}; {os.cpu_count()} CPUs")

@@ -67,15 +67,20 @@ class _Base(AsyncWebsocketConsumer):
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
             sources.append(self._from_layer)
         self.base_send = send
+        self._handshake_decided = asyncio.Event()
         try:
             await pump.dispatch_from(sources, self.dispatch)
         except StopConsumer:
             pass
 
     async def _from_layer(self):
-        """The channel layer's next message; when the layer fails (Redis down), a ``layer.lost`` message, then none."""
+        """The channel layer's next message; when the layer fails (Redis down), a ``layer.lost`` message, then none.
+
+        Read only once the handshake is accepted or refused: a close before the accept would refuse it with HTTP 403,
+        which the driver app takes for a revoked token."""
         if getattr(self, "_layer_failed", False):
             await asyncio.Future()  # never: the connection is being closed, which ends the loop
+        await self._handshake_decided.wait()
         try:
             return await self.channel_receive()
         except Exception as exc:
@@ -98,6 +103,12 @@ class _Base(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_connect(self, message):
+        try:
+            await super().websocket_connect(message)
+        finally:
+            self._handshake_decided.set()
 
     async def connect(self):
         self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False

@@ -25,11 +25,12 @@ pytestmark = [
 PATHS = ("/api/permits/?limit=20", "/api/people/?limit=20", "/api/parameters/?limit=20", "/api/vehicles/?limit=20")
 
 
-def _platform(tmp_path, size: int, timeout: str):
-    p = Platform(tmp_path)
+def _served_with_a_pool(p: Platform, size: int, timeout: str) -> None:
+    """The world made as usual, then Daphne with the pool (the world's script needs no budget)."""
+    p.prepare()
     p.env.update(DATABASE_POOL_SIZE=str(size), DATABASE_POOL_TIMEOUT=timeout)
     p.env.pop("DATABASE_CONN_MAX_AGE", None)
-    return p
+    p.start(1)
 
 
 def _hammer(p: Platform, requests: int = 240, clients: int = 30) -> tuple[list[int], int]:
@@ -67,10 +68,9 @@ def _hammer(p: Platform, requests: int = 240, clients: int = 30) -> tuple[list[i
 
 
 def test_a_small_pool_serves_many_clients_within_its_budget(tmp_path):
-    p = _platform(tmp_path, size=2, timeout="10")
+    p = Platform(tmp_path)
     try:
-        p.prepare()
-        p.start(1)
+        _served_with_a_pool(p, size=2, timeout="10")
         statuses, peak = _hammer(p)
     finally:
         p.stop()
@@ -79,10 +79,9 @@ def test_a_small_pool_serves_many_clients_within_its_budget(tmp_path):
 
 
 def test_a_pool_busy_past_its_timeout_answers_503_never_500(tmp_path):
-    p = _platform(tmp_path, size=1, timeout="0.001")  # a wait of a millisecond: most requests find it busy
+    p = Platform(tmp_path)
     try:
-        p.prepare()
-        p.start(1)
+        _served_with_a_pool(p, size=1, timeout="0.001")  # a wait of a millisecond: most requests find it busy
         statuses, peak = _hammer(p)
     finally:
         p.stop()

@@ -61,7 +61,7 @@ async def _closed_with(client, timeout: float = 10) -> int | None:
     return client.ws.close_code
 
 
-def _recovers(platform, fault, after_fault=lambda: None):
+def _recovers(platform, fault, after_fault=lambda: None, while_down: bool = False):
     world, port = platform.world, platform.ports[0]
     lat, lon = world["centre"]
     busy, free = world["cabs"][1], world["cabs"][2]
@@ -77,13 +77,16 @@ def _recovers(platform, fault, after_fault=lambda: None):
         o = await operator(port, world["operator"]["session"])
         await o.recv_until("snapshot")
         await p.send(type="ride_request", pickup={"lat": busy_at[0] + 0.0005, "lon": busy_at[1]})
-        offer = (await a.recv_until("offer"))["offer"]
+        offer = (await a.recv_until("offer", timeout=30))["offer"]  # the first: the offering workers may still be loading
         ride_id = offer["ride_id"]
         await a.send(type="offer_accept", offer_id=offer["id"])
         await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "accepted")
 
         fault()
         assert [await _closed_with(c) for c in (a, b, p, o)] == [LAYER_LOST] * 4  # told to reconnect
+        if while_down:  # a driver connecting now is accepted, then told to reconnect (a refused handshake: "log in again")
+            early = await driver(port, free["token"])
+            assert await _closed_with(early) == LAYER_LOST
         after_fault()
         deadline = time.monotonic() + RECOVERY_SECONDS
 
@@ -113,7 +116,7 @@ def _recovers(platform, fault, after_fault=lambda: None):
 
 def test_a_redis_killed_and_restarted_brings_every_socket_back(on_private_redis):
     platform, redis = on_private_redis
-    _recovers(platform, fault=redis.kill, after_fault=redis.start)
+    _recovers(platform, fault=redis.kill, after_fault=redis.start, while_down=True)
 
 
 def test_a_redis_that_lost_its_memory_under_open_sockets_closes_them(on_private_redis):
