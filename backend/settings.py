@@ -92,6 +92,7 @@ MIDDLEWARE = [
     # Static files answered inside the stack, below every middleware that sets a security header (CSP,
     # nosniff, X-Frame-Options, Referrer-Policy, COOP), so they carry the same headers as pages.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "backend.error_views.DatabaseBusyMiddleware",  # no database connection to be had: 503, not 500
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
@@ -131,6 +132,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["prepare_threshold"] = sys.maxsize
     options["options"] = f"{options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
+    # A connection budget per process (psycopg's pool, through Django's pool option): at most DATABASE_POOL_SIZE
+    # connections, each back in the pool at the end of its request or database call, whatever the number of threads
+    # (ASGI's per-request threads, Channels', the tick's). A request that finds them all busy waits up to
+    # DATABASE_POOL_TIMEOUT seconds, then gets a 503 (backend.error_views). The arithmetic: docs/operations-degraded.md.
+    DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
+    if DATABASE_POOL_SIZE:
+        if DATABASES["default"]["CONN_MAX_AGE"]:
+            raise RuntimeError("DATABASE_POOL_SIZE and DATABASE_CONN_MAX_AGE exclude each other: a pooled connection "
+                               "goes back to the pool after each request; leave DATABASE_CONN_MAX_AGE unset")
+        options["pool"] = {"min_size": 1, "max_size": DATABASE_POOL_SIZE,
+                           "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+                           "max_idle": 60}  # connections above min_size idle this long are closed
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
@@ -139,7 +152,8 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle blocking reads unless told not to.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
+                # A Redis that does not answer a connection fails it within seconds instead of TCP's minutes.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 2, "max_connections": 1000}],
                 "capacity": 5000,
                 "expiry": 60,
             },
@@ -147,8 +161,10 @@ if REDIS_URL:
     }
     # The API's rate limits (login, sign-up, address search) count in Redis too, so several Daphne processes
     # share one count per client instead of each allowing the rate.
+    # Without Redis they count in each process (backend.api.throttling), after at most a second's wait.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae")}}
+                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae"),
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
 

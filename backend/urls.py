@@ -35,3 +35,8 @@ urlpatterns = [
     path("api/", include("backend.bookings.api.urls")),
     path("", include("dispatch.web_urls")),
 ]
+
+handler400 = "backend.error_views.bad_request"
+handler403 = "backend.error_views.permission_denied"
+handler404 = "backend.error_views.page_not_found"
+handler500 = "backend.error_views.server_error"

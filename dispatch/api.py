@@ -7,9 +7,9 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from backend.api.throttling import AnonRateThrottle
 from backend.trips.models import Passenger
 
 

@@ -4,7 +4,8 @@ A bad frame gets an ``error`` frame and the connection stays; a flood gets a
 policy close. RFC 6455's policy code is 1008, but Daphne (autobahn) lets an
 application send only 1000 or 3000-4999 (django/daphne#374), so the policy
 close is 4008: the same meaning in the application range. Group messages arrive as ``relay`` events (or
-``relay_many``, several at once) and are passed on as they are, a frame each.
+``relay_many``, several at once) and are passed on as they are, a frame each. A connection whose channel layer
+failed (Redis down or restarted: ``dispatch.layer_watch``) is closed with 4503, and its client reconnects.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from . import (
     errors,
     events,
     hops,
+    layer_watch,
     offering,
     offers,
     protocol,
@@ -63,12 +65,32 @@ class _Base(AsyncWebsocketConsumer):
         if self.channel_layer is not None:
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
+            sources.append(self._from_layer)
         self.base_send = send
+        self._handshake_decided = asyncio.Event()
         try:
             await pump.dispatch_from(sources, self.dispatch)
         except StopConsumer:
             pass
+
+    async def _from_layer(self):
+        """The channel layer's next message; when the layer fails (Redis down), a ``layer.lost`` message, then none.
+
+        Read only once the handshake is accepted or refused: a close before the accept would refuse it with HTTP 403,
+        which the driver app takes for a revoked token."""
+        if getattr(self, "_layer_failed", False):
+            await asyncio.Future()  # never: the connection is being closed, which ends the loop
+        await self._handshake_decided.wait()
+        try:
+            return await self.channel_receive()
+        except Exception as exc:
+            self._layer_failed = True
+            layer_watch.failed()
+            log.debug("channel layer read failed: %s", exc)
+            return {"type": "layer.lost"}
+
+    async def layer_lost(self, event):
+        await self.close(code=layer_watch.LAYER_LOST)
 
     async def dispatch(self, message):
         """Channels' dispatch without its ``aclose_old_connections()`` before every handler.
@@ -82,11 +104,20 @@ class _Base(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def websocket_connect(self, message):
+        try:
+            await super().websocket_connect(message)
+        finally:
+            self._handshake_decided.set()
+
     async def connect(self):
         self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False
         background.ensure_running()
         await self.accept()
-        await self.on_connect()
+        try:
+            await self.on_connect()
+        except layer_watch.LayerUnavailable:
+            await self.close(code=layer_watch.LAYER_LOST)
 
     async def on_connect(self):
         pass
@@ -118,6 +149,8 @@ class _Base(AsyncWebsocketConsumer):
             return
         try:
             await getattr(self, "on_" + kind)(data)
+        except layer_watch.LayerUnavailable:  # what the frame did is in the snapshot the reconnection gets
+            await self.close(code=layer_watch.LAYER_LOST)
         except (errors.DispatchError, LawViolation) as exc:  # every refusal becomes a frame here, and only here
             await self.send_json(wire.error(exc, **self.refusal_context(kind, data)))
         except Exception:
@@ -140,22 +173,35 @@ class _Base(AsyncWebsocketConsumer):
             await self.relay({"type": "relay", "message": message})
 
     async def join(self, group: str):
-        await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            layer_watch.failed()
+            raise layer_watch.LayerUnavailable(group) from exc
         self.groups.append(group)
+        layer_watch.watch(self)
         if self._refresher is None:
             self._refresher = asyncio.create_task(self._refresh_groups())
 
     async def _refresh_groups(self):
         while True:
             await asyncio.sleep(GROUP_REFRESH_SECONDS)
-            for group in list(self.groups):
-                await self.channel_layer.group_add(group, self.channel_name)
+            try:
+                for group in list(self.groups):
+                    await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:  # Redis down: the client reconnects and joins afresh
+                await self.close(code=layer_watch.LAYER_LOST)
+                return
 
     async def disconnect(self, code):
         if self._refresher is not None:
             self._refresher.cancel()
+        layer_watch.forget(self)
         for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as exc:  # Redis down: its memberships went with it, or expire (group_expiry)
+                log.debug("leaving %s failed: %s", group, exc)
 
 
 _go_online = connecting.Batched(auth.go_online_by_token)

@@ -119,7 +119,10 @@ def post(group: str, message: dict | list[dict]) -> None:
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
-        async_to_sync(get_channel_layer().group_send)(group, event)
+        try:
+            async_to_sync(get_channel_layer().group_send)(group, event)
+        except Exception as exc:  # committed already (a REST request, a command): its clients re-sync from snapshots
+            log.warning("announcement to %s lost: %s", group, exc)
         return
     try:
         on_loop = asyncio.get_running_loop() is loop

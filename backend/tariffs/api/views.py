@@ -12,11 +12,11 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from backend.api.fields import AwareDateTimeField
 from backend.api.permissions import DimutranOrReadOwn, IsDimutran
+from backend.api.throttling import AnonRateThrottle
 from backend.api_errors import decision_payload
 from taxilaw import tariffs as law
 
