@@ -18,6 +18,10 @@ restart makes thousands of phones reconnect within a second, the kernel drops th
 each phone tries again one, three, seven seconds later (TCP's retransmission), which stretched the
 storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
 ``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
+
+And the process's dispatch work (``dispatch.background``: the tick, the announcement outbox, the offering
+workers) starts with the server, not with its first websocket: after a restart, advance bookings falling due
+and escalated rides are handled before any socket connects (docs/operations-nosocket.md).
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ class IncrementalSweepServer(daphne_server.Server):
         self._to_reap: set = set()  # disconnected, or whose application finished
         self._timeout_queue: list = []
         self._timeout_cursor = 0
+
+    def run(self):
+        reactor.callWhenRunning(start_dispatch)
+        super().run()
 
     # --- reaping ---------------------------------------------------------------------------------
 
@@ -88,6 +96,13 @@ class IncrementalSweepServer(daphne_server.Server):
                 protocol.check_timeouts()
         self._timeout_cursor = end
         reactor.callLater(TIMEOUT_SLICE_SECONDS, self.timeout_checker)
+
+
+def start_dispatch() -> None:
+    """On the reactor's running asyncio loop, once Daphne loaded the application (and with it Django)."""
+    from dispatch import background
+
+    background.ensure_running()
 
 
 class CommandLine(CommandLineInterface):
