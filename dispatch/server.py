@@ -49,7 +49,7 @@ class IncrementalSweepServer(daphne_server.Server):
         self._timeout_cursor = 0
 
     def run(self):
-        reactor.callWhenRunning(start_dispatch)
+        reactor.callLater(0, start_dispatch)  # called from within the running asyncio loop (startup triggers are not)
         super().run()
 
     # --- reaping ---------------------------------------------------------------------------------
