@@ -55,9 +55,11 @@ def test_a_booking_due_before_any_socket_becomes_a_ride_offered_to_the_first_cab
         await d.recv_until("snapshot")
         await free_at(d, lat + 0.002, lon)  # a cab frees ~220 m from the pickup
         offer = (await d.recv_until("offer", timeout=15))["offer"]
+        await d.send(type="offer_accept", offer_id=offer["id"])
+        accepted = await d.recv_until("offer_accepted")
         await d.close()
-        return offer
+        return offer, accepted
 
-    offer = asyncio.run(scenario())
-    assert offer["ride_id"] == booked["ride_id"] and "mais próximo" in offer["reason"]
-    assert _shell(platform, SITUATION.format(ride_id=booked["ride_id"])) == "despachada: oferecida a um táxi, aguardando o motorista"
+    offer, accepted = asyncio.run(scenario())
+    assert offer["ride_id"] == booked["ride_id"] == accepted["ride_id"] and "mais próximo" in offer["reason"]
+    assert _shell(platform, SITUATION.format(ride_id=booked["ride_id"])) == "despachada: corrida aceita"  # the booking says so
