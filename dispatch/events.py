@@ -88,7 +88,7 @@ def announce_compliance_change(permit_id: int) -> None:
 
 
 def start_outbox() -> None:
-    """Send this process's announcements from the running event loop (called on it by the first websocket)."""
+    """Send this process's announcements from the running event loop (called on it when the server starts, or by the first websocket)."""
     global _loop, _outbox, _sender
     loop = asyncio.get_running_loop()
     if _loop is loop and _sender is not None and not _sender.done():
