@@ -57,4 +57,4 @@ def tick(batch: dict) -> None:
     cabs.tell_the_no_longer_allowed()
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)
     escalations.give_up()  # escalated rides no cab took in time: cancelled, with the reason the passenger reads
-    escalations.retry()  # escalated rides offered again when a cab may take them
+    escalations.retry_when_due()  # escalated rides offered again when a cab may take them

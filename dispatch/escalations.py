@@ -2,13 +2,16 @@
 
 A ride escalates to the operators when no cab may take it (``offers.offer_next``). Until then nothing offered it
 again: one waited 33 minutes with no offer while cabs freed at its pickup. Every serving process's tick now
-retries a few of them (:func:`retry`) through the offer path itself (``offers.offer_escalated``: the rank queue,
-the nearest free cab, the registry's compliance at offer time, one pending offer per cab, the ride's lock), and
-cancels those whose time ran out (:func:`give_up`). The operators can still assign one by hand meanwhile.
+retries a few of them every ``RETRY_EVERY_SECONDS`` (:func:`retry`) through the offer path itself
+(``offers.offer_escalated``: the rank queue, the nearest free cab, the registry's compliance at offer time, one
+pending offer per cab, the ride's lock), and cancels those whose time ran out (:func:`give_up`). The operators
+can still assign one by hand meanwhile.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -25,9 +28,13 @@ from .offers import offer_escalated
 from .ride_writes import lock_ride
 from .rides import cancel_ride
 
-RETRIES_PER_TICK = 10  # escalated rides tried per tick at most: a choice is a few milliseconds each
+RETRIES_PER_TICK = 10  # escalated rides tried per round at most: a choice is a few milliseconds and queries each
+# A round at most this often per process: a ride no free cab may take (all tried, too far, not allowed) costs a
+# choice each round, in every process; a cab that frees is offered a ride within this and a tick.
+RETRY_EVERY_SECONDS = 2.0
 GIVE_UPS_PER_TICK = 50
 _after = 0  # this process's place in the round: the id after which the next tick's retries start
+_retried_at = -math.inf  # time.monotonic() of this process's last round
 
 
 def waiting():
@@ -50,6 +57,15 @@ def retry(now: datetime | None = None, limit_: int = RETRIES_PER_TICK) -> int:
     if not ids or not any_cab_free(now):
         return 0
     return sum(offer_escalated(pk) is not None for pk in ids)
+
+
+def retry_when_due() -> int:
+    """:func:`retry`, at most every ``RETRY_EVERY_SECONDS`` (the background tick calls it)."""
+    global _retried_at
+    if time.monotonic() - _retried_at < RETRY_EVERY_SECONDS:
+        return 0
+    _retried_at = time.monotonic()
+    return retry()
 
 
 def give_up(now: datetime | None = None, limit_: int = GIVE_UPS_PER_TICK) -> int:

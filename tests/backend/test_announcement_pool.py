@@ -5,6 +5,7 @@ On a private ``redis-server`` (a deliberately small pool, never the shared Redis
 """
 
 import asyncio
+import os
 import shutil
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import time
 import pytest
 import redis
 from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import MaxConnectionsError
 
 from dispatch import events
@@ -149,3 +151,12 @@ def test_a_layer_that_stays_down_loses_the_announcement_counted_and_the_next_get
     assert events.failed_sends() == failed + 1 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 1
     assert run(events.send(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
     assert events.failed_sends() == failed + 2 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 2
+
+
+def test_the_layers_pool_is_a_waiting_one_sized_as_configured(private_redis, settings):
+    layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "socket_timeout": None, "max_connections": 64}],
+                                         pool_timeout=10)
+    pool = layer.create_pool(0)
+    assert isinstance(pool, BlockingConnectionPool) and (pool.max_connections, pool.timeout) == (64, 10)
+    if os.environ.get("REDIS_URL"):  # the project's layer on Redis is this one
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "dispatch.layers.WaitingPoolRedisChannelLayer"

@@ -2,6 +2,7 @@
 websocket started, each claimed once; an escalated ride is offered again when a cab frees, and given up after
 ``escalation_give_up_minutes`` with the reason the passenger reads (Art. 66, Art. 67)."""
 
+import math
 import threading
 from datetime import date, timedelta
 
@@ -106,15 +107,22 @@ def test_two_runners_at_once_the_tick_and_the_scheduler_claim_each_booking_once(
 
 
 @pytest.mark.article("Art. 66")
-def test_an_escalated_booking_is_offered_by_the_tick_when_a_cab_frees_and_the_booking_says_so(working_cab):
+def test_an_escalated_booking_is_offered_by_the_tick_when_a_cab_frees_and_the_booking_says_so(working_cab, monkeypatch):
+    def a_round_is_due():
+        monkeypatch.setattr(escalations, "_retried_at", -math.inf)  # RETRY_EVERY_SECONDS passed
+
     booking = booked()
     (ride,) = bookings.dispatch_due(now=booking.dispatch_at)
     booking = Booking.objects.select_related("ride").get(pk=booking.pk)
     assert booking.situation().startswith("despachada: nenhum táxi livre ainda")
+    a_round_is_due()
     background.tick({})
     assert not Offer.objects.exists()  # still no cab: nothing written, nothing announced again
     version = Ride.objects.get(pk=ride.pk).version
     cab = free_cab(working_cab())  # a cab frees near the pickup
+    background.tick({})
+    assert not Offer.objects.exists()  # within RETRY_EVERY_SECONDS of the last round: not yet
+    a_round_is_due()
     background.tick({})
     offer = Offer.objects.get(ride=ride)
     ride.refresh_from_db()
