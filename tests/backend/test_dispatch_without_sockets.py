@@ -19,6 +19,8 @@ from backend.trips.models import Passenger, Ride
 from dispatch import background, bookings, escalations, give_up, grid, offers, presence, snapshots
 from dispatch.models import Cab, Offer
 
+from .enforcement_helpers import passenger_client
+
 pytestmark = pytest.mark.django_db
 PICKUP = {"lat": -21.131, "lon": -42.367, "address": "Rua Coronel Izalino, 100"}
 
@@ -195,3 +197,13 @@ def test_a_ride_an_operator_is_assigning_is_not_given_up(working_cab):
     offers.assign_by_operator(ride.pk, cab.permit_id)
     assert escalations.give_up(now=timezone.now() + timedelta(hours=1)) == 0
     assert Ride.objects.get(pk=ride.pk).status == "offered"
+
+
+@pytest.mark.article("Art. 66")
+def test_the_passengers_booking_list_tells_what_became_of_the_ride(working_cab):
+    maria = Passenger.objects.create(name="Maria", phone="32999990000")
+    booking = booked(passenger=maria)
+    bookings.dispatch_due(now=booking.dispatch_at)
+    (row,) = passenger_client(maria).get("/api/bookings/").json()["bookings"]
+    assert (row["status"], row["ride_status"]) == ("dispatched", "requested")
+    assert row["status_label"].startswith("despachada: nenhum táxi livre ainda; a central foi avisada")
