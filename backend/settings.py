@@ -149,11 +149,15 @@ REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # A pool that waits for a free connection instead of failing (dispatch.layers), sized by the arithmetic
+            # of docs/operations-nosocket.md: each command holds a connection one round trip, Redis runs one at a time.
+            "BACKEND": "dispatch.layers.WaitingPoolRedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle blocking reads unless told not to.
                 # A Redis that does not answer a connection fails it within seconds instead of TCP's minutes.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 2, "max_connections": 1000}],
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "socket_connect_timeout": 2,
+                           "max_connections": int(os.environ.get("REDIS_LAYER_CONNECTIONS", "64"))}],
+                "pool_timeout": float(os.environ.get("REDIS_LAYER_POOL_TIMEOUT", "10")),
                 "capacity": 5000,
                 "expiry": 60,
             },

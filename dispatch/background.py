@@ -1,9 +1,11 @@
 """Per-process background work, about once a second: renew the process's lease and take offline the cabs of a
-dead process (dispatch.presence), flush positions, expire offers, and tell connected
-cabs the registry no longer allows (whatever wrote the registry, the database triggers forgot their facts).
+dead process (dispatch.presence), flush positions, expire offers, tell connected
+cabs the registry no longer allows (whatever wrote the registry, the database triggers forgot their facts),
+dispatch the advance bookings whose time came, and offer escalated rides again (dispatch.escalations).
 
-Every Daphne process runs it (started by the first websocket that connects),
-so offers made by a process that died are still finished by the others. It
+Every Daphne process runs it, started with the server (``dispatch.server``; in-process tests: by the first
+websocket that connects), so offers made by a process that died are still finished by the others and
+bookings fall due whether or not any socket is connected. It
 runs on its own thread with its own database connection: the consumers'
 database work (requests, offers, accepts) never queues behind a flush of
 thousands of positions.
@@ -18,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import cabs, events, memory, offering, offers, positions
+from . import cabs, escalations, events, memory, offering, offers, positions
 from .bookings import dispatch_due
 from .positions import buffer
 
@@ -54,3 +56,5 @@ def tick(batch: dict) -> None:
     offers.expire_offers()
     cabs.tell_the_no_longer_allowed()
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)
+    escalations.give_up()  # escalated rides no cab took in time: cancelled, with the reason the passenger reads
+    escalations.retry_when_due()  # escalated rides offered again when a cab may take them

@@ -1,8 +1,10 @@
-"""Advance bookings whose time came become rides (Art. 66), from dispatch's background tick (backend.bookings holds them)."""
+"""Advance bookings whose time came become rides (Art. 66), from every serving process's background tick and, for
+those still waiting ``SCHEDULER_GRACE`` after their time, from the scheduler (``dispatch.jobs``): a booking falls
+due whether or not a socket is connected, or a serving process running. backend.bookings holds them."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,17 +15,22 @@ from backend.trips.models import Ride
 from . import errors, offers
 
 DUE_PER_TICK = 20  # bookings dispatched by one tick at most: a tick does bounded work
+# The ticks (each second) dispatch bookings on time, and their offers leave through their own process's outbox
+# (the in-memory channel layer reaches no other process); the scheduler takes the bookings still scheduled this
+# long after their time: no serving process runs, or every tick is stalled.
+SCHEDULER_GRACE = timedelta(seconds=30)
+DUE_PER_SCHEDULER_RUN = 200  # a backlog after an outage (66 bookings were seen) within one run
 
 
-def dispatch_due(now: datetime | None = None, limit: int = DUE_PER_TICK) -> list[Ride]:
-    """Turn the bookings due by ``now`` into rides; each is claimed by one process only.
+def dispatch_due(now: datetime | None = None, limit: int = DUE_PER_TICK, overdue: timedelta = timedelta(0)) -> list[Ride]:
+    """Turn the bookings due by ``now - overdue`` into rides; each is claimed by one process only.
 
     The claim is a conditional UPDATE (status still ``scheduled``) in the same transaction as the ride:
     a second process's UPDATE waits on the row and then matches nothing, and a process that dies
     before its commit leaves the booking scheduled for the next tick.
     """
     now = now or timezone.now()
-    due = list(Booking.objects.filter(status=BookingStatus.SCHEDULED, dispatch_at__lte=now)
+    due = list(Booking.objects.filter(status=BookingStatus.SCHEDULED, dispatch_at__lte=now - overdue)
                .order_by("dispatch_at").values_list("pk", flat=True)[:limit])
     rides = []
     for pk in due:

@@ -11,6 +11,12 @@ database thread until the busy event loop got round to it. Elsewhere
 (management commands, the admin under WSGI, tests) they are sent at once.
 In an offering worker process (``dispatch.offering``) they are collected and
 handed back to the serving process, which posts them to its outbox.
+
+A send that fails (Redis busy or away) is tried again a few times (``RETRY_PAUSES_SECONDS``), the later
+announcements waiting behind it so that the order holds; one that still fails is lost, and its clients catch
+up from their next snapshot. While the layer keeps failing each announcement gets one attempt, so that a
+backlog does not grow behind the pauses. Every failed attempt and every loss is counted
+(:func:`failed_sends`, :func:`lost_announcements`) for the metrics.
 """
 
 from __future__ import annotations
@@ -31,6 +37,20 @@ _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
 _sender: asyncio.Task | None = None
 _collected: list | None = None  # in an offering worker: what the current call announced
+RETRY_PAUSES_SECONDS = (0.05, 0.25, 1.0)  # between the attempts of one send: about 1.3 s in all
+_failed_sends = 0  # group_send attempts that raised, since the process started
+_lost = 0  # announcements given up after every attempt
+_layer_failing = False  # the last announcement was lost: one attempt each until a send works again
+
+
+def failed_sends() -> int:
+    """Channel-layer sends of announcements that failed (each attempt), since this process started."""
+    return _failed_sends
+
+
+def lost_announcements() -> int:
+    """Announcements given up after every attempt (their clients catch up from a snapshot), since this process started."""
+    return _lost
 
 
 def cab_group(permit_id: int) -> str:
@@ -78,7 +98,7 @@ def announce_passenger_erased(sender=None, *, passenger_id: int, **kwargs) -> No
 
 
 def start_outbox() -> None:
-    """Send this process's announcements from the running event loop (called on it by the first websocket)."""
+    """Send this process's announcements from the running event loop (called on it when the server starts, or by the first websocket)."""
     global _loop, _outbox, _sender
     loop = asyncio.get_running_loop()
     if _loop is loop and _sender is not None and not _sender.done():
@@ -97,10 +117,32 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
         else:
             hops.mark_offer(message, "outbox")
             event = {"type": "relay", "message": message}
+        await send(layer, group, event)
+
+
+async def send(layer, group: str, event: dict) -> bool:
+    """``layer.group_send``, tried again after each of ``RETRY_PAUSES_SECONDS``; whether it was sent. Never raises:
+    one failed announcement must not stop the others."""
+    global _failed_sends, _lost, _layer_failing
+    pauses = [] if _layer_failing else list(RETRY_PAUSES_SECONDS)
+    attempt = 0
+    while True:
+        attempt += 1
         try:
             await layer.group_send(group, event)
-        except Exception:  # one failed send must not stop the others; clients re-sync from snapshots
-            log.exception("announcement to %s failed", group)
+        except Exception:
+            _failed_sends += 1
+            if not pauses:
+                _lost += 1
+                _layer_failing = True
+                log.exception("announcement to %s lost after %d attempt(s); its clients catch up from a snapshot", group, attempt)
+                return False
+            pause = pauses.pop(0)
+            log.warning("announcement to %s failed (attempt %d); trying again in %s s", group, attempt, pause, exc_info=True)
+            await asyncio.sleep(pause)
+        else:
+            _layer_failing = False
+            return True
 
 
 def collect() -> list:
@@ -119,10 +161,7 @@ def post(group: str, message: dict | list[dict]) -> None:
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
-        try:
-            async_to_sync(get_channel_layer().group_send)(group, event)
-        except Exception as exc:  # committed already (a REST request, a command): its clients re-sync from snapshots
-            log.warning("announcement to %s lost: %s", group, exc)
+        async_to_sync(send)(get_channel_layer(), group, event)
         return
     try:
         on_loop = asyncio.get_running_loop() is loop

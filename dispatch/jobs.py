@@ -1,12 +1,13 @@
-"""Dispatch's scheduled job: the daily purge of personal data past its retention period (LGPD; docs/security.md)."""
+"""Dispatch's scheduled jobs: the daily purge of personal data past its retention period (LGPD; docs/security.md),
+and the advance bookings no serving process's tick dispatched in time (Art. 66)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from backend.scheduler.jobs import job
+from backend.scheduler.jobs import every_tick, job
 
-from . import retention
+from . import bookings, retention
 
 
 @job("personal_data_purge", at=timedelta(hours=3, minutes=30))
@@ -14,3 +15,10 @@ def personal_data_purge(now: datetime) -> str:
     """Each run does bounded work (``BATCH`` rows a kind); what is left waits for the next day's run."""
     counts = retention.purge(now)
     return ", ".join(f"{name} {n}" for name, n in counts.items())
+
+
+@every_tick("overdue_bookings")
+def overdue_bookings(now: datetime) -> str:
+    """Bookings still scheduled ``SCHEDULER_GRACE`` after their time become rides here (each claimed once)."""
+    rides = bookings.dispatch_due(now=now, limit=bookings.DUE_PER_SCHEDULER_RUN, overdue=bookings.SCHEDULER_GRACE)
+    return f"{len(rides)} agendamento(s) despachado(s)" if rides else ""

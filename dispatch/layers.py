@@ -1,4 +1,6 @@
-"""The one-process channel layer, fit for thousands of connections.
+"""The channel layers: the one-process layer fit for thousands of connections, and Redis's with a pool that waits.
+
+The one-process layer:
 
 Channels' ``InMemoryChannelLayer`` looks through every channel and every group
 membership for what expired on each send to a group and on each receive:
@@ -15,6 +17,8 @@ import math
 import time
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
 
 
 class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
@@ -67,3 +71,24 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
                 joined = members.get(name)
                 if joined and joined < timeout:
                     members.pop(name, None)
+
+
+class WaitingPoolRedisChannelLayer(RedisChannelLayer):
+    """channels_redis's layer whose connection pool (one per event loop) waits for a free connection.
+
+    Its stock pool raises ``MaxConnectionsError`` the moment more commands are in flight on one event loop than
+    ``max_connections``: in the 16-core benchmark thousands of sockets connecting at once (a ``group_add`` each)
+    took every connection and announcements failed (docs/operations-nosocket.md). This pool makes a command wait
+    its turn, up to ``pool_timeout`` seconds; after that it fails (``redis.ConnectionError``) and the announcement
+    outbox tries again (``dispatch.events``).
+    """
+
+    def __init__(self, *args, pool_timeout: float = 10.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pool_timeout = pool_timeout
+
+    def create_pool(self, index):
+        host = dict(self.hosts[index])
+        if "address" not in host:  # sentinels, or a host given by parts: channels_redis's own pool
+            return super().create_pool(index)
+        return BlockingConnectionPool.from_url(host.pop("address"), timeout=self.pool_timeout, **host)

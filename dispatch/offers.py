@@ -104,6 +104,23 @@ def offer_next(ride_id: int) -> Offer | None:
     return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers}, write)
 
 
+@transaction.atomic
+def offer_escalated(ride_id: int) -> Offer | None:
+    """Offer an escalated ride again, as :func:`offer_next` would (never to a cab it was offered to before), if a cab
+    may take it now; when none may, nothing is written or announced: it stays escalated (``dispatch.escalations``).
+
+    A ride another transaction holds (an operator assigning it, a cancel) is skipped: the next tick sees it again.
+    """
+    ride = lock_ride(ride_id, skip_locked=True)
+    if ride is None or ride.status != RideStatus.REQUESTED or not ride.escalated:
+        return None
+    offers = list(ride.offers.values_list("cab_id", "status"))
+    if any(status == OfferStatus.PENDING for _cab, status in offers):
+        return None
+    return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers},
+                             lambda choice: _offer_open_ride(ride, choice) if choice else None)
+
+
 def _choose_and_write(lat: float, lon: float, tried: set[int], write):
     """``write(choice)`` in a transaction (a savepoint in the caller's) for the cab chosen, or ``None`` if none may go.
 

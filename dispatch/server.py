@@ -19,6 +19,10 @@ each phone tries again one, three, seven seconds later (TCP's retransmission), w
 storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
 ``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
 
+And the process's dispatch work (``dispatch.background``: the tick, the announcement outbox, the offering
+workers) starts with the server, not with its first websocket: after a restart, advance bookings falling due
+and escalated rides are handled before any socket connects (docs/operations-nosocket.md).
+
 Its access log writes paths without query strings or receipt tokens (``backend.log_paths``).
 """
 
@@ -47,6 +51,10 @@ class IncrementalSweepServer(daphne_server.Server):
         self._to_reap: set = set()  # disconnected, or whose application finished
         self._timeout_queue: list = []
         self._timeout_cursor = 0
+
+    def run(self):
+        reactor.callLater(0, start_dispatch)  # called from within the running asyncio loop (startup triggers are not)
+        super().run()
 
     # --- reaping ---------------------------------------------------------------------------------
 
@@ -96,6 +104,13 @@ class IncrementalSweepServer(daphne_server.Server):
                 protocol.check_timeouts()
         self._timeout_cursor = end
         reactor.callLater(TIMEOUT_SLICE_SECONDS, self.timeout_checker)
+
+
+def start_dispatch() -> None:
+    """On the reactor's running asyncio loop, once Daphne loaded the application (and with it Django)."""
+    from dispatch import background
+
+    background.ensure_running()
 
 
 class CommandLine(CommandLineInterface):

@@ -13,7 +13,7 @@ from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
 from backend.trips.services import fare_hold_reasons
 
-from . import storm_sql, wire
+from . import give_up, storm_sql, wire
 from .models import Cab, Offer, OfferStatus
 
 
@@ -72,6 +72,9 @@ def ride(ride: Ride) -> dict:
         "permit": ride.credentials.get("permit"),
         "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
+    deadline = give_up.gives_up_at(ride)
+    if deadline is not None:
+        body["gives_up_at"] = _dt(deadline)
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
         body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None

@@ -97,6 +97,8 @@ RIDE = Shape("ride", {
 }, optional={"cvi": Nullable(CVI), "driver": Nullable(DRIVER), "cab_position": Nullable(LATLON),
              # 1.3: who cancelled (passenger | operator | driver | "") and why, for the passenger page to explain
              "cancelled_by": str, "cancel_reason": str,
+             # an escalated ride still waiting: when it is given up (dispatch.give_up), the console's countdown
+             "gives_up_at": DATETIME,
              # 1.4, to the ride's driver only: the passenger's phone, when "Cheguei" was said and from when a
              # no-show may be recorded (taxilaw.cancellation)
              "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME)})

@@ -8,7 +8,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from backend.trips.models import Passenger, Ride
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Passenger, Ride, RideStatus
 
 
 class BookingStatus(models.TextChoices):
@@ -48,3 +48,19 @@ class Booking(models.Model):
 
     def __str__(self):
         return _("Agendamento %(id)s para %(when)s") % {"id": self.pk, "when": f"{timezone.localtime(self.pickup_at):%d/%m/%Y %H:%M}"}
+
+    def situation(self) -> str:
+        """The booking's state as the passenger and the operators read it: once dispatched, its ride's, so that a
+        booking whose ride no cab took does not just say "despachada" (read it with ``select_related("ride")``)."""
+        ride = self.ride if self.status == BookingStatus.DISPATCHED else None
+        if ride is None:
+            return str(self.get_status_display())
+        if ride.status == RideStatus.REQUESTED:
+            return str(_("despachada: nenhum táxi livre ainda; a central foi avisada e a corrida vai ao primeiro táxi "
+                         "que ficar livre") if ride.escalated else _("despachada: procurando táxi"))
+        if ride.status == RideStatus.OFFERED:
+            return str(_("despachada: oferecida a um táxi, aguardando o motorista"))
+        if ride.status in ACTIVE_RIDE_STATUSES or ride.status == RideStatus.COMPLETED:
+            return str(_("despachada: corrida %(status)s") % {"status": ride.get_status_display()})
+        return str(_("despachada: corrida cancelada (%(reason)s)") % {"reason": ride.cancel_reason or ride.cancelled_by or "—"})
+    situation.short_description = _("situação")

@@ -5,6 +5,10 @@ registered with :func:`job`; each app declares its own in ``<app>/jobs.py`` (aut
 is due when the current period (``every`` seconds from local midnight, starting ``at`` seconds past
 it) has no :class:`JobRun`; the run's row is inserted in the job's transaction, so a failure
 leaves nothing and the next tick tries again, and a second process finds the row and skips.
+
+A job registered with :func:`every_tick` instead runs on each tick of every scheduler process, with no
+:class:`JobRun`: for work that claims each of its items itself (a conditional UPDATE), so that two runs at
+once, here or in a serving process, do each item once (dispatch's overdue advance bookings).
 """
 
 from __future__ import annotations
@@ -57,9 +61,42 @@ def job(name: str, *, every: timedelta = timedelta(days=1), at: timedelta = time
     return register
 
 
+_EVERY_TICK: dict[str, Callable[[datetime], str]] = {}
+
+
+def every_tick(name: str):
+    """Register ``fn(now) -> str`` to run on every tick (no period, no JobRun): it must claim its own work."""
+
+    def register(fn):
+        _EVERY_TICK[name] = fn
+        return fn
+
+    return register
+
+
 def registered() -> dict[str, Job]:
     autodiscover_modules("jobs")
     return dict(_JOBS)
+
+
+def registered_every_tick() -> dict[str, Callable[[datetime], str]]:
+    autodiscover_modules("jobs")
+    return dict(_EVERY_TICK)
+
+
+def run_every_tick(now: datetime | None = None) -> dict[str, str]:
+    """Run the :func:`every_tick` jobs; their non-empty summaries by name. A failure is logged and tried next tick."""
+    now = now or timezone.now()
+    summaries = {}
+    for name, fn in registered_every_tick().items():
+        try:
+            summary = fn(now)
+        except Exception:  # one job's failure must not stop the others
+            log.exception("scheduled job %s failed", name)
+            continue
+        if summary:
+            summaries[name] = summary
+    return summaries
 
 
 def run_job(j: Job, now: datetime) -> JobRun | None:

@@ -89,6 +89,7 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         page.evaluate("Taxi.notice('')")  # another notice replaces the banner...
         expect(card).to_have_class(lambda_re("is-escalated"))  # ...the highlight stays, the log keeps the notice
         expect(page.locator("#log")).to_contain_text("Nenhum táxi aceitou")
+        expect(card.locator(".countdown")).to_contain_text("nova tentativa a cada táxi livre · encerra às")  # gives_up_at
         page.screenshot(path=str(ARTIFACTS / "console-shift-escalation.png"))
 
         # The same caller phones again: their name comes back from the lookup, the phone sent in a POST body.
@@ -109,15 +110,24 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         expect(markers).to_have_count(N_CABS)
         page.select_option("#filter-state", "")
 
-        # A cab frees itself; the operator assigns it: the escalation is handled and its highlight goes.
+        # A cab leaves its passenger but stays out of service (the dispatcher offers it nothing); the operator
+        # assigns it by hand: the escalation is handled and its highlight goes.
         first = world["cabs"][0]
-        drivers.run(clients[0].send(type="status", status="livre"))
+        drivers.run(clients[0].send(type="status", status="fora_de_servico"))
         expect(card.locator(f'option[value="{first["permit_id"]}"]')).to_be_enabled(timeout=10000)
         card.locator("select.assign-select").select_option(str(first["permit_id"]))
         card.get_by_role("button", name="Atribuir").click()
-        drivers.run(clients[0].recv_until("offer"))
+        offer = drivers.run(clients[0].recv_until("offer"))["offer"]
         expect(card).not_to_have_class(lambda_re("is-escalated"), timeout=10000)
         expect(page.locator("#log")).to_contain_text("escalonamento atendido")
+
+        # Its driver declines: the ride escalates again; a second cab frees and the dispatcher offers it the ride
+        # by itself (dispatch.escalations), with no operator.
+        drivers.run(clients[0].send(type="offer_decline", offer_id=offer["id"]))
+        expect(card).to_have_class(lambda_re("is-escalated"), timeout=10000)
+        drivers.run(free_at(clients[1], lat + 0.003, lon))
+        assert drivers.run(clients[1].recv_until("offer", timeout=15))["offer"]["ride_id"] == offer["ride_id"]
+        expect(card).not_to_have_class(lambda_re("is-escalated"), timeout=10000)
 
         # A cab whose driver goes away leaves the map.
         drivers.run(clients[-1].close())

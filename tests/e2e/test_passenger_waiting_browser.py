@@ -45,7 +45,7 @@ def _rides(platform) -> int:
 
 
 @pytest.mark.article("Art. 66", "Art. 32")
-def test_escalated_ride_tells_the_passenger_then_assignment_and_arrival_show(platform, browser, drivers):
+def test_escalated_ride_tells_the_passenger_then_a_freed_cabs_offer_and_arrival_show(platform, browser, drivers):
     world, port = platform.world, platform.ports[0]
     lat, lon = world["centre"]
     ARTIFACTS_PASSENGER.mkdir(parents=True, exist_ok=True)
@@ -71,12 +71,13 @@ def test_escalated_ride_tells_the_passenger_then_assignment_and_arrival_show(pla
         page.screenshot(path=str(ARTIFACTS_PASSENGER / "escalated-notice.png"))
         ride_id = page.evaluate("window.TaxiPassenger.ride.id")
 
-        # A cab connects; the operator assigns the ride to it by hand: the passenger is told.
+        # A cab connects free near her: the dispatcher offers it the escalated ride by itself (dispatch.escalations),
+        # and the passenger is told.
         d = drivers.run(_free(port, cab["token"], lat - 0.004, lon))
         op = drivers.run(operator(port, world["operator"]["session"]))
         drivers.run(op.recv_until("snapshot"))
-        drivers.run(op.send(type="ride_assign", ride_id=ride_id, permit_id=cab["permit_id"]))
-        offer = drivers.run(d.recv_until("offer"))["offer"]
+        offer = drivers.run(d.recv_until("offer", timeout=15))["offer"]
+        assert offer["ride_id"] == ride_id and "mais próximo" in offer["reason"]
         expect(page.locator("#ride-explain")).to_contain_text("A central indicou um táxi", timeout=10000)
         expect(help_box).to_be_hidden()
 

@@ -21,7 +21,8 @@ from .serializers import BookingSerializer
 
 def booking_payload(b: Booking) -> dict:
     return {
-        "id": b.pk, "status": b.status, "status_label": str(b.get_status_display()),
+        "id": b.pk, "status": b.status, "status_label": b.situation(),
+        "ride_status": b.ride.status if b.ride_id else None,  # what became of the ride once dispatched
         "pickup": {"lat": b.pickup_lat, "lon": b.pickup_lon, "address": b.pickup_address},
         "destination": {"lat": b.destination_lat, "lon": b.destination_lon, "address": b.destination_address}
         if b.destination_lat is not None else None,
@@ -57,7 +58,7 @@ class BookingsView(_BookingView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         passenger = self.passenger()
-        rows = (Booking.objects.filter(passenger=passenger).order_by("-pickup_at")[:50] if passenger
+        rows = (Booking.objects.filter(passenger=passenger).select_related("ride").order_by("-pickup_at")[:50] if passenger
                 else services.upcoming())
         return Response({"bookings": [booking_payload(b) for b in rows]})
 

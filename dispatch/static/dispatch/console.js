@@ -289,6 +289,17 @@
     } }, [el("label", { for: id, text: "Motivo do cancelamento" }), input, el("button", { type: "submit", class: "danger", text: "Cancelar corrida" })]);
   }
 
+  // --- an escalated ride is offered again to each cab that frees, until gives_up_at (dispatch.give_up) --------
+  function countdownText(deadline) {
+    var left = Math.max(0, Math.round((new Date(deadline).getTime() - Date.now()) / 1000));
+    return "nova tentativa a cada táxi livre · encerra às " + T.fmtTime(deadline) + " (em " + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + ")";
+  }
+  setInterval(function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".countdown[data-deadline]"), function (span) {
+      span.textContent = countdownText(span.getAttribute("data-deadline"));
+    });
+  }, 1000);
+
   function renderRides() {
     var list = document.getElementById("rides");
     var keep = {};
@@ -312,7 +323,8 @@
       var children = [
         el("h3", {}, ["Corrida nº " + ride.id + " · " + (ride.passenger || "—") + (state.phones[ride.id] ? " · " + T.fmtPhone(state.phones[ride.id]) : "") + " ",
           el("span", { class: "badge rs-" + ride.status, text: T.RIDE_STATUS[ride.status] || ride.status }),
-          needsOperator(ride) ? el("span", { class: "badge escalated", text: "nenhum táxi aceitou — atribua" }) : null]),
+          needsOperator(ride) ? el("span", { class: "badge escalated", text: "nenhum táxi aceitou — atribua" }) : null,
+          ride.gives_up_at ? el("span", { class: "countdown", "data-deadline": ride.gives_up_at, text: countdownText(ride.gives_up_at) }) : null]),
         el("p", { class: "meta" }, [
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
           ride.destination ? " · destino: " + (ride.destination.address || T.fmtCoord(ride.destination.lat) + "; " + T.fmtCoord(ride.destination.lon)) : "",

@@ -212,12 +212,13 @@
     box.textContent = "Táxi a caminho: chega em cerca de " + min + " min (" + (m / 1000).toFixed(1).replace(".", ",") + " km).";
   }
   var CANCELLED_BY = { passenger: "Você cancelou a corrida.", operator: "A central cancelou a corrida", driver: "O motorista cancelou a corrida",
-    no_show: "O motorista registrou que não encontrou você no embarque" };
+    no_show: "O motorista registrou que não encontrou você no embarque", no_cab: "A central encerrou o pedido" };
   function explain(prev, r) {
     var box = document.getElementById("ride-explain"), text = "";
     if (r.status === "cancelled") {
       text = CANCELLED_BY[r.cancelled_by] || "A corrida foi cancelada.";
-      if (r.cancelled_by && r.cancelled_by !== "passenger") text += (r.cancel_reason ? ": " + r.cancel_reason : "") + ". Peça outro táxi quando quiser; se foi uma recusa, você pode reclamar à DIMUTRAN em “Minhas corridas”.";
+      if (r.cancelled_by === "no_cab") text += (r.cancel_reason ? ": " + r.cancel_reason : "") + ". Peça de novo quando quiser ou ligue para a central.";
+      else if (r.cancelled_by && r.cancelled_by !== "passenger") text += (r.cancel_reason ? ": " + r.cancel_reason : "") + ". Peça outro táxi quando quiser; se foi uma recusa, você pode reclamar à DIMUTRAN em “Minhas corridas”.";
     } else if (prev && prev.id === r.id && prev.escalated && prev.status === "requested" && r.status === "offered") {
       text = "A central indicou um táxi para você; aguardando o motorista confirmar.";
     }

@@ -4,7 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from ...jobs import registered, run_due
+from ...jobs import registered, registered_every_tick, run_due, run_every_tick
 
 
 class Command(BaseCommand):
@@ -17,10 +17,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, interval=30.0, once=False, max_ticks=0, **options):
         self.stdout.write("Tarefas: " + ", ".join(sorted(registered())))
+        self.stdout.write("A cada verificação: " + ", ".join(sorted(registered_every_tick())))
         ticks = 0
         while True:
             for run in run_due():
                 self.stdout.write(f"{run.job} [{run.slot}]: {run.summary}")
+            for name, summary in run_every_tick().items():
+                self.stdout.write(f"{name}: {summary}")
             ticks += 1
             if once or (max_ticks and ticks >= max_ticks):
                 return

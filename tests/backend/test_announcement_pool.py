@@ -1,0 +1,162 @@
+"""No announcement lost to a full Redis pool (issue 33, item 3): the layer's pool waits for a connection, a failed
+send is tried again, and every failure is counted (dispatch.layers, dispatch.events).
+
+On a private ``redis-server`` (a deliberately small pool, never the shared Redis's settings).
+"""
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
+from redis.exceptions import MaxConnectionsError
+
+from dispatch import events
+from dispatch.layers import WaitingPoolRedisChannelLayer
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server binary (make test installs it)")
+RIDE = "ride.7"
+CLIENTS = 30  # sockets joining the ride's group at once, as in a connection storm
+VERSIONS = 40
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def private_redis():
+    port = _free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis.from_url(url).ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _outbox_restored(monkeypatch):
+    """Each test's outbox and layer state are its own; the module's are put back after it."""
+    for name in ("_loop", "_outbox", "_sender"):
+        monkeypatch.setattr(events, name, getattr(events, name))
+    monkeypatch.setattr(events, "_layer_failing", False)
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+def ride_update(version: int) -> dict:
+    return {"type": "ride_update", "ride": {"id": 7, "version": version, "status": "offered"}}
+
+
+async def _storm(layer, channels: list[str]):
+    """Every channel joins the ride's group and a cab group at once: ``2 * len(channels)`` commands in flight."""
+    return await asyncio.gather(*(layer.group_add(g, c) for c in channels for g in (RIDE, f"cab.{c[-6:]}")),
+                                return_exceptions=True)
+
+
+def test_the_stock_pool_of_two_fails_under_the_storm(private_redis):
+    """The control: channels_redis's own pool of this size raises at once (what the 16-core benchmark logged)."""
+
+    async def scenario():
+        layer = RedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 2}], prefix="stock")
+        channels = [await layer.new_channel() for _ in range(CLIENTS)]
+        results = await _storm(layer, channels)
+        await layer.flush()
+        return results
+
+    assert any(isinstance(r, MaxConnectionsError) for r in run(scenario()))
+
+
+def test_a_pool_of_two_under_a_storm_loses_no_announcement_every_client_sees_the_rides_state(private_redis, monkeypatch):
+    async def scenario():
+        layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 2, "socket_timeout": None}], prefix="waiting")
+        monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
+        events.start_outbox()
+        channels = [await layer.new_channel() for _ in range(CLIENTS)]
+        await asyncio.gather(*(layer.group_add(RIDE, c) for c in channels[:2]))  # two clients were there already
+        storm = asyncio.ensure_future(_storm(layer, channels))
+        operators = [await layer.new_channel() for _ in range(100)]
+        noise = asyncio.ensure_future(asyncio.gather(*(layer.group_add("operators", c) for c in operators)))
+        for version in range(1, VERSIONS):  # the ride's updates while the others connect
+            events.post(RIDE, ride_update(version))
+            await asyncio.sleep(0)
+        assert not [r for r in await storm if isinstance(r, Exception)]
+        await noise
+        events.post(RIDE, ride_update(VERSIONS))  # the ride's state once all are there (a later one reads its snapshot)
+
+        async def follow(channel):
+            seen = []
+            while not seen or seen[-1] < VERSIONS:
+                message = await layer.receive(channel)
+                seen.append(message["message"]["ride"]["version"])
+            return seen
+
+        seen = await asyncio.gather(*(follow(c) for c in channels))
+        await layer.flush()
+        return seen
+
+    failed, lost = events.failed_sends(), events.lost_announcements()
+    seen = run(scenario())
+    assert all(s[-1] == VERSIONS and s == sorted(s) for s in seen)  # each client's last frame is the ride's state, in order
+    assert seen[0] == list(range(1, VERSIONS + 1)) == seen[1]  # those in the group from the start saw every one
+    assert events.lost_announcements() == lost and events.failed_sends() == failed  # it waited: nothing failed
+
+
+def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it_is_delivered(private_redis, monkeypatch):
+    async def scenario():
+        layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 1, "socket_timeout": None}], prefix="held",
+                                             pool_timeout=0.05)
+        client = await layer.new_channel()
+        await layer.group_add(RIDE, client)
+        held = asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=0.5))  # the only connection, 0.5 s
+        await asyncio.sleep(0.05)
+        sent = await events.send(layer, RIDE, {"type": "relay", "message": ride_update(1)})
+        await held
+        message = await layer.receive(client)
+        await layer.flush()
+        return sent, message
+
+    failed, lost = events.failed_sends(), events.lost_announcements()
+    sent, message = run(scenario())
+    assert sent and message["message"] == ride_update(1)
+    assert events.failed_sends() > failed and events.lost_announcements() == lost
+
+
+def test_a_layer_that_stays_down_loses_the_announcement_counted_and_the_next_gets_one_attempt(monkeypatch):
+    layer = WaitingPoolRedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{_free_port()}/0"}], prefix="down")
+    failed, lost = events.failed_sends(), events.lost_announcements()
+    assert run(events.send(layer, RIDE, {"type": "relay", "message": ride_update(1)})) is False
+    assert events.failed_sends() == failed + 1 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 1
+    assert run(events.send(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
+    assert events.failed_sends() == failed + 2 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 2
+
+
+def test_the_layers_pool_is_a_waiting_one_sized_as_configured(private_redis, settings):
+    layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "socket_timeout": None, "max_connections": 64}],
+                                         pool_timeout=10)
+    pool = layer.create_pool(0)
+    assert isinstance(pool, BlockingConnectionPool) and (pool.max_connections, pool.timeout) == (64, 10)
+    if os.environ.get("REDIS_URL"):  # the project's layer on Redis is this one
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "dispatch.layers.WaitingPoolRedisChannelLayer"
