@@ -1,8 +1,7 @@
 """Escalated rides (no cab could take them): offered again when a cab frees, given up after ``dispatch.give_up``.
 
-A ride escalates to the operators when no cab may take it (``offers.offer_next``). Until then nothing offered it
-again: one waited 33 minutes with no offer while cabs freed at its pickup. Every serving process's tick now
-retries a few of them every ``RETRY_EVERY_SECONDS`` (:func:`retry`) through the offer path itself
+A ride escalates to the operators when no cab may take it (``offers.offer_next``); before, nothing offered it
+again when a cab freed (docs/operations-nosocket.md). Every serving process's tick retries a few of them every ``RETRY_EVERY_SECONDS`` (:func:`retry`) through the offer path itself
 (``offers.offer_escalated``: the rank queue, the nearest free cab, the registry's compliance at offer time, one
 pending offer per cab, the ride's lock), and cancels those whose time ran out (:func:`give_up`). The operators
 can still assign one by hand meanwhile.
@@ -20,7 +19,7 @@ from django.utils import timezone
 
 from backend.trips.models import Ride, RideStatus
 
-from . import give_up as limit
+from . import give_up as deadline
 from .choosing import POSITION_FRESH
 from .errors import DispatchError
 from .models import Cab, CabStatus, Offer, OfferStatus
@@ -47,13 +46,13 @@ def any_cab_free(now: datetime) -> bool:
             .exclude(pk__in=Offer.objects.filter(status=OfferStatus.PENDING).values("cab_id")).exists())
 
 
-def retry(now: datetime | None = None, limit_: int = RETRIES_PER_TICK) -> int:
-    """Offer again up to ``limit_`` escalated rides, oldest first in rounds (a ride no free cab may take does not
+def retry(now: datetime | None = None, limit: int = RETRIES_PER_TICK) -> int:
+    """Offer again up to ``limit`` escalated rides, oldest first in rounds (a ride no free cab may take does not
     keep the younger ones waiting); the number offered."""
     global _after
     now = now or timezone.now()
-    ids = list(waiting().filter(pk__gt=_after).order_by("pk").values_list("pk", flat=True)[:limit_])
-    _after = ids[-1] if len(ids) == limit_ else 0
+    ids = list(waiting().filter(pk__gt=_after).order_by("pk").values_list("pk", flat=True)[:limit])
+    _after = ids[-1] if len(ids) == limit else 0
     if not ids or not any_cab_free(now):
         return 0
     return sum(offer_escalated(pk) is not None for pk in ids)
@@ -68,15 +67,15 @@ def retry_when_due() -> int:
     return retry()
 
 
-def give_up(now: datetime | None = None, limit_: int = GIVE_UPS_PER_TICK) -> int:
+def give_up(now: datetime | None = None, limit: int = GIVE_UPS_PER_TICK) -> int:
     """Cancel the escalated rides still without a cab ``escalation_give_up_minutes`` after the passenger began to wait."""
     now = now or timezone.now()
     if not waiting().exists():  # most ticks: no parameter read
         return 0
-    minutes = limit.minutes(now)
+    minutes = deadline.minutes(now)
     cut = now - timedelta(minutes=minutes)
     due = list(waiting().filter(requested_at__lte=cut).filter(Q(booking__isnull=True) | Q(booking__pickup_at__lte=cut))
-               .order_by("pk").values_list("pk", flat=True)[:limit_])
+               .order_by("pk").values_list("pk", flat=True)[:limit])
     count = 0
     for pk in due:
         with transaction.atomic():
@@ -84,7 +83,7 @@ def give_up(now: datetime | None = None, limit_: int = GIVE_UPS_PER_TICK) -> int
             if ride is None or ride.status != RideStatus.REQUESTED or not ride.escalated:
                 continue  # offered or assigned meanwhile
             try:
-                cancel_ride(pk, by=limit.CANCELLED_BY, reason=limit.reason(minutes))
+                cancel_ride(pk, by=deadline.CANCELLED_BY, reason=deadline.reason(minutes))
             except DispatchError:
                 continue
             count += 1

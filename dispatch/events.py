@@ -117,10 +117,10 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
         else:
             hops.mark_offer(message, "outbox")
             event = {"type": "relay", "message": message}
-        await send(layer, group, event)
+        await send_with_retries(layer, group, event)
 
 
-async def send(layer, group: str, event: dict) -> bool:
+async def send_with_retries(layer, group: str, event: dict) -> bool:
     """``layer.group_send``, tried again after each of ``RETRY_PAUSES_SECONDS``; whether it was sent. Never raises:
     one failed announcement must not stop the others."""
     global _failed_sends, _lost, _layer_failing
@@ -161,7 +161,7 @@ def post(group: str, message: dict | list[dict]) -> None:
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
-        async_to_sync(send)(get_channel_layer(), group, event)
+        async_to_sync(send_with_retries)(get_channel_layer(), group, event)
         return
     try:
         on_loop = asyncio.get_running_loop() is loop

@@ -132,7 +132,7 @@ def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it
         await layer.group_add(RIDE, client)
         held = asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=0.5))  # the only connection, 0.5 s
         await asyncio.sleep(0.05)
-        sent = await events.send(layer, RIDE, {"type": "relay", "message": ride_update(1)})
+        sent = await events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})
         await held
         message = await layer.receive(client)
         await layer.flush()
@@ -147,9 +147,9 @@ def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it
 def test_a_layer_that_stays_down_loses_the_announcement_counted_and_the_next_gets_one_attempt(monkeypatch):
     layer = WaitingPoolRedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{_free_port()}/0"}], prefix="down")
     failed, lost = events.failed_sends(), events.lost_announcements()
-    assert run(events.send(layer, RIDE, {"type": "relay", "message": ride_update(1)})) is False
+    assert run(events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})) is False
     assert events.failed_sends() == failed + 1 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 1
-    assert run(events.send(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
+    assert run(events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
     assert events.failed_sends() == failed + 2 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 2
 
 

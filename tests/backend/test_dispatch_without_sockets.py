@@ -155,7 +155,7 @@ def test_retries_are_bounded_per_tick_oldest_first_in_rounds(working_cab, monkey
     monkeypatch.setattr(escalations, "_after", 0)
     free_cab(working_cab())
     for _ in range(4):
-        escalations.retry(limit_=2)
+        escalations.retry(limit=2)
     ids = [r.pk for r in rides]
     assert tried == ids + ids[:2]  # 2, 2, the last one, then the round starts again
 
