@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import cabs, events, memory, offering, offers, positions
+from . import cabs, events, health, memory, offering, offers, positions
 from .bookings import dispatch_due
 from .positions import buffer
 
@@ -54,3 +54,4 @@ def tick(batch: dict) -> None:
     offers.expire_offers()
     cabs.tell_the_no_longer_allowed()
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)
+    health.ticked()  # measured (metrics, /readyz) and told to the operators' consoles

@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from . import hops, wire
+from . import hops, metrics, wire
 
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
@@ -90,6 +90,7 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
         try:
             await layer.group_send(group, event)
         except Exception:  # one failed send must not stop the others; clients re-sync from snapshots
+            metrics.ANNOUNCEMENT_FAILURES.inc()
             log.exception("announcement to %s failed", group)
 
 
@@ -106,6 +107,7 @@ def post(group: str, message: dict | list[dict]) -> None:
     if _collected is not None:
         _collected.append((group, message))
         return
+    metrics.announced(message)
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}

@@ -38,6 +38,11 @@ def with_backlog(endpoint: str) -> str:
 
 
 class IncrementalSweepServer(daphne_server.Server):
+    def run(self):
+        # The background tick runs from the start, with no websocket yet: /readyz reports it, dispatch needs it.
+        reactor.callLater(0, _start_dispatch)
+        super().run()
+
     def __init__(self, *args, endpoints=None, **kwargs):
         super().__init__(*args, endpoints=[with_backlog(e) for e in endpoints or []], **kwargs)
         self._to_reap: set = set()  # disconnected, or whose application finished
@@ -88,6 +93,12 @@ class IncrementalSweepServer(daphne_server.Server):
                 protocol.check_timeouts()
         self._timeout_cursor = end
         reactor.callLater(TIMEOUT_SLICE_SECONDS, self.timeout_checker)
+
+
+def _start_dispatch() -> None:
+    from dispatch import background  # the application (and so Django) is loaded by now
+
+    background.ensure_running()
 
 
 class CommandLine(CommandLineInterface):
