@@ -260,7 +260,7 @@ DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "2"))
 
 # Operations (docs/operations.md): who may read /metrics without a staff session, and how old the scheduler's
-# heartbeat may be before /readyz fails (it checks every 30 s; four checks missed).
+# heartbeat may be before /readyz fails (it checks every 30 s; four checks missed; 0: reported, not required).
 METRICS_ALLOWED_NETWORKS = [ipaddress.ip_network(n.strip()) for n in
                             os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128").split(",") if n.strip()]
 READYZ_SCHEDULER_MAX_AGE_SECONDS = float(os.environ.get("READYZ_SCHEDULER_MAX_AGE_SECONDS", "120"))

@@ -85,7 +85,10 @@ def _database_and_scheduler() -> tuple[dict, dict]:
     except Exception as exc:  # whatever the driver raises, the answer is "not ready", never a 500
         return _failed(f"banco de dados inacessível ({type(exc).__name__}: {exc})"), _failed("não verificado: banco de dados inacessível")
     limit = settings.READYZ_SCHEDULER_MAX_AGE_SECONDS
-    if age is None:
+    if not limit:  # 0: reported, not required (a load balancer must not drop every replica for the scheduler)
+        scheduler = _ok("não exigido (READYZ_SCHEDULER_MAX_AGE_SECONDS=0); último sinal " +
+                        ("nunca" if age is None else f"há {age:.0f} s"))
+    elif age is None:
         scheduler = _failed("nenhum agendador (manage.py scheduler) deu sinal")
     elif age > limit:
         scheduler = _failed(f"o agendador não dá sinal há {age:.0f} s (limite {limit:.0f} s)")

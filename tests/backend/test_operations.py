@@ -114,6 +114,9 @@ def test_readyz_is_503_naming_the_scheduler_when_its_heartbeat_is_old(ready, set
     assert status == 503 and body["failing"] == ["scheduler"]
     Heartbeat.objects.all().delete()
     assert _readyz()[1]["failing"] == ["scheduler"]
+    settings.READYZ_SCHEDULER_MAX_AGE_SECONDS = 0  # reported, not required
+    status, body = _readyz()
+    assert status == 200 and "nunca" in body["checks"]["scheduler"]["detail"]
 
 
 def test_the_scheduler_check_command_fails_without_a_recent_heartbeat(db):
