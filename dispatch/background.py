@@ -2,7 +2,7 @@
 dead process (dispatch.presence), flush positions, expire offers, and tell connected
 cabs the registry no longer allows (whatever wrote the registry, the database triggers forgot their facts).
 
-Every Daphne process runs it (started by the first websocket that connects),
+Every Daphne process runs it (``dispatch.server`` starts it with the server; elsewhere the first websocket does),
 so offers made by a process that died are still finished by the others. It
 runs on its own thread with its own database connection: the consumers'
 database work (requests, offers, accepts) never queues behind a flush of

@@ -72,7 +72,8 @@ def test_a_serving_process_is_alive_ready_once_the_scheduler_beats_and_exposes_i
     assert status == 200
     samples = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.decode().splitlines() if line and line[0] != "#"}
     assert samples["dispatch_tick_age_seconds"] < 5 and samples["dispatch_driver_sockets"] == 0
-    assert samples["dispatch_db_connections"] >= 1
+    assert samples["dispatch_cabs_registered"] == 0 and "dispatch_db_connections" in samples  # 0 or more: CONN_MAX_AGE=0
+    assert samples['dispatch_frames_rejected_total{reason="flood"}'] == 0
 
 
 def _console(browser, platform):
