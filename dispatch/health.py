@@ -101,7 +101,7 @@ async def _channel_layer() -> dict:
     """A message sent to a channel of this process and received back (Redis: a real round trip)."""
     layer = get_channel_layer()
     try:
-        channel = await layer.new_channel("readyz.")
+        channel = await layer.new_channel()
         await asyncio.wait_for(layer.send(channel, {"type": "readyz.probe"}), CHECK_TIMEOUT_SECONDS)
         await asyncio.wait_for(layer.receive(channel), CHECK_TIMEOUT_SECONDS)
     except TimeoutError:
