@@ -212,3 +212,21 @@ def test_json_logs_by_setting():
     plain = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(env, LOG_FORMAT="text"),
                            capture_output=True, text=True, check=True)
     assert plain.stderr.strip().splitlines()[-1] == "ciclo atrasado 7 s"
+
+
+def test_an_announcement_the_channel_layer_fails_to_send_is_counted(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                           "CONFIG": {"hosts": [f"redis://127.0.0.1:{_free_port()}/0"]}}}
+    from dispatch import events, wire
+
+    before = _value("dispatch_announcement_failures_total")
+
+    async def scenario():
+        events.start_outbox()
+        events.post(events.OPERATORS, wire.BROADCAST_SENT())
+        deadline = time.monotonic() + 10
+        while _value("dispatch_announcement_failures_total") == before and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
+    asyncio.run(scenario())
+    assert _value("dispatch_announcement_failures_total") == before + 1
