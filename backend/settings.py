@@ -8,6 +8,7 @@ defaults to the embedded engines (SQLite, the in-memory channel layer);
 channels-redis for several Daphne processes.
 """
 
+import ipaddress
 import os
 import sys
 from datetime import timedelta
@@ -39,6 +40,8 @@ HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 31536000 if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+# Health checks and scrapes come over plain http from inside the host or the container network (docs/operations.md).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SILENCED_SYSTEM_CHECKS = [
     # HSTS preload binds every subdomain of the municipality's domain for years: the city's IT decides
     # it for the domain, not this application.
@@ -255,12 +258,23 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# LOG_FORMAT=json: one JSON object per line (python-json-logger), for a log collector; default: plain text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Paths in log lines lose their query strings and receipt tokens (django.request's "Not Found: /recibos/...").
     "filters": {"redact_paths": {"()": "backend.log_paths.RedactPaths"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_paths"]}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(threadName)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger", "process": "pid",
+                              "threadName": "thread"},
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_paths"],
+                             **({"formatter": "json"} if LOG_FORMAT == "json" else {})}},
     # Django's default handlers on "django" (a DEBUG console, mail_admins) would write those lines unfiltered:
     # its records go to the root's handler instead.
     "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
@@ -276,3 +290,9 @@ DISPATCH_PROCESS_LEASE_SECONDS = float(os.environ.get("DISPATCH_PROCESS_LEASE_SE
 DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
 # Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "2"))
+
+# Operations (docs/operations.md): who may read /metrics without a staff session, and how old the scheduler's
+# heartbeat may be before /readyz fails (it checks every 30 s; four checks missed; 0: reported, not required).
+METRICS_ALLOWED_NETWORKS = [ipaddress.ip_network(n.strip()) for n in
+                            os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128").split(",") if n.strip()]
+READYZ_SCHEDULER_MAX_AGE_SECONDS = float(os.environ.get("READYZ_SCHEDULER_MAX_AGE_SECONDS", "120"))

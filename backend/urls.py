@@ -34,6 +34,7 @@ urlpatterns = [
     path("api/", include("backend.ratings.api.urls")),
     path("api/", include("backend.bookings.api.urls")),
     path("", include("dispatch.web_urls")),
+    path("", include("dispatch.ops_urls")),  # /healthz, /readyz, /metrics (docs/operations.md)
 ]
 
 handler400 = "backend.error_views.bad_request"

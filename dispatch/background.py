@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import cabs, escalations, events, memory, offering, offers, positions
+from . import cabs, escalations, events, health, memory, offering, offers, positions
 from .bookings import dispatch_due
 from .positions import buffer
 
@@ -58,3 +58,4 @@ def tick(batch: dict) -> None:
     dispatch_due()  # advance bookings whose time came: each claimed by one process (a conditional UPDATE)
     escalations.give_up()  # escalated rides no cab took in time: cancelled, with the reason the passenger reads
     escalations.retry_when_due()  # escalated rides offered again when a cab may take them
+    health.ticked()  # measured (metrics, /readyz) and told to the operators' consoles

@@ -35,6 +35,7 @@ from . import (
     events,
     hops,
     layer_watch,
+    metrics,
     offering,
     offers,
     protocol,
@@ -139,12 +140,14 @@ class _Base(AsyncWebsocketConsumer):
             return
         if not self._allow_frame():
             self._closing = True
+            metrics.rejected("flood")
             await self.send_json(wire.ERROR(code="flood", message=_("Mensagens demais; conexão encerrada.")))
             await self.close(code=POLICY_VIOLATION)
             return
         try:
             kind, data = protocol.parse(self.role, text_data)
         except protocol.ProtocolError as exc:
+            metrics.rejected("protocol")
             await self.send_json(wire.error(exc))
             return
         try:
@@ -226,6 +229,7 @@ class DriverConsumer(_Base):
             await self.close(code=POLICY_VIOLATION)
             return
         self.cab = outcome
+        metrics.DRIVER_SOCKETS.inc()
         await super().connect()
 
     async def on_connect(self):
@@ -235,6 +239,7 @@ class DriverConsumer(_Base):
 
     async def disconnect(self, code):
         if self.cab is not None:
+            metrics.DRIVER_SOCKETS.dec()
             await _go_offline((self.cab.pk, self.channel_name))
         await super().disconnect(code)
 
@@ -333,6 +338,7 @@ class PassengerConsumer(_Base):
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.passenger is None and not _is_auth_frame(text_data):
+            metrics.rejected("auth_required")
             await self.send_json(wire.ERROR(code="auth_required", message=_("Envie primeiro a mensagem “auth” com o seu token.")))
             return
         await super().receive(text_data, bytes_data)
@@ -340,6 +346,7 @@ class PassengerConsumer(_Base):
     async def on_ride_request(self, data):
         received = time.perf_counter()
         ride = await offering.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
+        metrics.requested(ride, received)
         if hops.PATH:
             for hop, at in zip(("consumer", "worker", "chosen"), (received, *(hops.worker_span.get() or ()))):
                 hops.mark(ride.pk, hop, at)

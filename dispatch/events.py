@@ -28,7 +28,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from . import hops, wire
+from . import hops, metrics, wire
 
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
@@ -132,6 +132,7 @@ async def send_with_retries(layer, group: str, event: dict) -> bool:
             await layer.group_send(group, event)
         except Exception:
             _failed_sends += 1
+            metrics.ANNOUNCEMENT_FAILURES.inc()
             if not pauses:
                 _lost += 1
                 _layer_failing = True
@@ -158,6 +159,7 @@ def post(group: str, message: dict | list[dict]) -> None:
     if _collected is not None:
         _collected.append((group, message))
         return
+    metrics.announced(message)
     loop, outbox = _loop, _outbox
     if loop is None or loop.is_closed() or not loop.is_running():
         event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}

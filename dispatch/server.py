@@ -13,6 +13,9 @@ burst of tens of milliseconds on the event loop, during which no frame is read: 
   checked, so that each is still checked once per ``TIMEOUT_PERIOD_SECONDS`` (Daphne's period) but
   the work comes in small pieces instead of one burst.
 
+It starts the dispatch's background tick with the server (``dispatch.background``), not at the first websocket:
+a process nobody has connected to yet still expires offers, dispatches bookings and answers ``/readyz``.
+
 And it listens with a longer queue of connections waiting to be accepted. Twisted's is 50: when a
 restart makes thousands of phones reconnect within a second, the kernel drops the SYNs beyond it and
 each phone tries again one, three, seven seconds later (TCP's retransmission), which stretched the

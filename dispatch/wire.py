@@ -223,6 +223,12 @@ BROADCAST_SENT = Frame("broadcast_sent", (OPERATOR_ROLE,), {}, "the answer to `b
 CAB_UPDATE = Frame("cab_update", (OPERATOR_ROLE,), {"cab": CAB}, "a cab connected, disconnected or changed status")
 POSITIONS = Frame("positions", (OPERATOR_ROLE,), {"cabs": ListOf(CAB_POSITION)}, "the cabs that moved, one frame per batch")
 ESCALATION = Frame("escalation", (OPERATOR_ROLE,), {"ride": RIDE}, "no cab may take the ride: the operators must")
+HEALTH = Frame("health", (OPERATOR_ROLE,), {
+    "at": DATETIME, "process": str, "cabs_online": int, "process_cabs": int, "tick_lag_s": float, "stall_after_s": float,
+    "silence_after_s": float}, "every few seconds from each serving process's background tick (dispatch/health.py): the "
+    "cabs online (all processes; through this one), how much later than due this process's tick ran, the lag past which "
+    "its cabs are taken offline, and the silence after which the console raises the alarm (docs/operations.md)",
+    since="1.5")
 # Internal: sent to the cab's group, never to a socket (the consumer re-checks the registry).
 COMPLIANCE_CHANGED = Frame("compliance_changed", (), {"permit_id": int}, "internal: the cab's driver must be checked again")
 # Internal: sent to the passenger's group when they erased their data; their sockets send an `error` and close.

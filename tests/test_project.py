@@ -45,6 +45,14 @@ def test_production_compose_needs_a_secret_and_seeds_nothing():
     assert demo["demo-seed"]["command"] == ["python", "manage.py", "seed_demo"]
 
 
+def test_compose_checks_the_health_of_the_web_replicas_and_the_scheduler():
+    config = services_of(_compose("config", "--format", "json").stdout)
+    web, scheduler = config["web"]["healthcheck"], config["scheduler"]["healthcheck"]
+    assert "http://127.0.0.1:8000/readyz" in " ".join(web["test"])  # tests/e2e/test_operations.py runs this command
+    assert scheduler["test"][-4:] == ["scheduler", "--check", "--interval", "30"]
+    assert config["web"]["environment"]["LOG_FORMAT"] == "json"
+
+
 def services_of(text: str) -> dict:
     return json.loads(text)["services"]
 

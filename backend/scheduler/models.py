@@ -22,3 +22,14 @@ class JobRun(models.Model):
 
     def __str__(self):
         return f"{self.job} {self.slot}"
+
+
+class Heartbeat(models.Model):
+    """The last check of a scheduler process (``backend.scheduler.heartbeat``): readiness reads the newest."""
+
+    name = models.CharField(_("processo"), max_length=120, primary_key=True)
+    beat_at = models.DateTimeField(_("última verificação"))
+
+    class Meta:
+        verbose_name = _("sinal do agendador")
+        verbose_name_plural = _("sinais do agendador")

@@ -432,6 +432,7 @@
           renderCabTable();
           break;
         case "ride_update": upsertRide(msg.ride); break;
+        case "health": window.TaxiAlarm.health(msg); break;  // dispatch's pulse: the alarm (ops_alarm.js)
         case "escalation":
           upsertRide(msg.ride);
           if (!state.alerted[msg.ride.id]) { state.alerted[msg.ride.id] = true; ring(); }
