@@ -173,7 +173,6 @@ def test_an_erased_passengers_open_socket_is_told_and_closed(drivers):
     from backend.trips.retention import erase_passenger
 
     passenger = Passenger.objects.create(name="Gil", phone="32999990009")
-    lat, lon = CENTRE
 
     async def scenario():
         mine = await connect(PassengerConsumer, "/ws/passenger/", None, "passenger", set())
