@@ -2,7 +2,8 @@
 
 DRF answers the errors of its views itself (``backend.api_errors``); these cover what never reached one: a
 mistyped API address (404), a bad Host header (400), and a failure before or outside a DRF view (500). An API
-client gets ``{"detail": ...}`` as from DRF, never an HTML page.
+client gets ``{"detail": ...}`` as from DRF, never an HTML page. A view that found no database connection (the
+process's pool stayed full) answers 503 instead of 500 (``DatabaseBusyMiddleware``).
 """
 
 from django.conf import settings

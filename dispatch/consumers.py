@@ -68,7 +68,7 @@ class _Base(AsyncWebsocketConsumer):
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
             sources.append(self._from_layer)
         self.base_send = send
-        self._handshake_decided = asyncio.Event()
+        self._handshake_decided, self._layer_failed = asyncio.Event(), False
         try:
             await pump.dispatch_from(sources, self.dispatch)
         except StopConsumer:
@@ -79,7 +79,7 @@ class _Base(AsyncWebsocketConsumer):
 
         Read only once the handshake is accepted or refused: a close before the accept would refuse it with HTTP 403,
         which the driver app takes for a revoked token."""
-        if getattr(self, "_layer_failed", False):
+        if self._layer_failed:
             await asyncio.Future()  # never: the connection is being closed, which ends the loop
         await self._handshake_decided.wait()
         try:
