@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -102,20 +102,35 @@ def collect() -> list:
 
 def post(group: str, message: dict | list[dict]) -> None:
     """Send a committed announcement (a message, or a list of them: ``announce_each``): through the outbox in a
-    serving process, at once elsewhere."""
+    serving process, at once elsewhere.
+
+    A thread never waits for the serving process's event loop: once that loop has stopped (SIGTERM), what is
+    posted is left to the clients' snapshots. Handing it to ``async_to_sync`` instead made a connection
+    batch's thread wait for the stopped loop for ever, and the interpreter's exit wait for that thread.
+    """
     if _collected is not None:
         _collected.append((group, message))
         return
     loop, outbox = _loop, _outbox
-    if loop is None or loop.is_closed() or not loop.is_running():
-        event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
-        async_to_sync(get_channel_layer().group_send)(group, event)
+    if loop is not None and not loop.is_closed():
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            outbox.put_nowait((group, message))
+            return
+        try:
+            loop.call_soon_threadsafe(outbox.put_nowait, (group, message))  # a stopped loop never runs it
+        except RuntimeError:  # closed meanwhile
+            log.info("announcement to %s dropped: the event loop has closed", group)
         return
-    try:
-        on_loop = asyncio.get_running_loop() is loop
-    except RuntimeError:
-        on_loop = False
-    if on_loop:
-        outbox.put_nowait((group, message))
-    else:
-        loop.call_soon_threadsafe(outbox.put_nowait, (group, message))
+    event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
+    async_to_sync(get_channel_layer().group_send, force_new_loop=not _callers_loop_runs())(group, event)
+
+
+def _callers_loop_runs() -> bool:
+    """Whether the event loop that called this thread (``sync_to_async``), if any, still runs: ``async_to_sync``
+    would hand it the coroutine and wait for it, for ever once it has stopped."""
+    caller = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return caller is None or caller.is_running()
