@@ -30,6 +30,7 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 SWEEP_PER_TICK = 500  # cabs taken offline per tick after a process died: bounded work, the rest next tick
 FULL_SWEEP_SECONDS = 30.0  # orphans are looked for at least this often, even when no process died
 _sweep_due, _swept_at = False, None
+_renewed = False  # whether this process has renewed its lease yet
 
 
 def lease() -> timedelta:
@@ -39,11 +40,14 @@ def lease() -> timedelta:
 def renew(now: datetime | None = None) -> bool:
     """This process is alive for one more lease (the tick calls it). False when the lease had lapsed (run out,
     or swept by a process that found it run out): this process's connection rows may be gone."""
+    global _renewed
     now = now or timezone.now()
     if ServingProcess.objects.filter(name=PROCESS, lease_until__gt=now).update(lease_until=now + lease()):
+        _renewed = True
         return True
     ServingProcess.objects.update_or_create(name=PROCESS, defaults={"lease_until": now + lease()})
-    return False
+    lapsed, _renewed = _renewed, True  # the first renewal finds no lease yet (or the one a connection made)
+    return not lapsed
 
 
 def registered_channels() -> set[str]:
