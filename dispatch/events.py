@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -26,6 +27,7 @@ from . import hops, wire
 
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
+DRAIN_SECONDS = 1.0  # at SIGTERM, the longest the outbox is given to send what it holds
 
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
@@ -73,9 +75,31 @@ def start_outbox() -> None:
     loop = asyncio.get_running_loop()
     if _loop is loop and _sender is not None and not _sender.done():
         return
+    if _loop is None:
+        _send_the_rest_at_shutdown()
     _outbox = asyncio.Queue()
     _sender = loop.create_task(_send_in_order(_outbox))
     _loop = loop
+
+
+def _send_the_rest_at_shutdown() -> None:
+    """Under Daphne (Twisted), when the server is asked to stop (SIGTERM), send what the outbox holds before the
+    event loop stops, for at most ``DRAIN_SECONDS``; what is committed later is left to the clients' snapshots."""
+    if "twisted.internet.reactor" in sys.modules:
+        from twisted.internet import defer, reactor
+
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: defer.Deferred.fromFuture(asyncio.ensure_future(drain())))
+
+
+async def drain(timeout: float = DRAIN_SECONDS) -> bool:
+    """Wait until the outbox has sent everything posted so far (at most ``timeout``); whether it has."""
+    if _outbox is None:
+        return True
+    try:
+        await asyncio.wait_for(_outbox.join(), timeout)
+    except asyncio.TimeoutError:
+        return False
+    return True
 
 
 async def _send_in_order(outbox: asyncio.Queue) -> None:
@@ -91,6 +115,8 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
             await layer.group_send(group, event)
         except Exception:  # one failed send must not stop the others; clients re-sync from snapshots
             log.exception("announcement to %s failed", group)
+        finally:
+            outbox.task_done()
 
 
 def collect() -> list:

@@ -6,6 +6,7 @@ import asyncio
 import threading
 
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from dispatch import events
 
@@ -35,4 +36,25 @@ def test_a_thread_announcing_after_the_event_loop_stopped_does_not_wait_for_it(s
         stopped.set()
         assert announced.wait(3), "the thread waits for the stopped event loop"
     finally:
+        left = asyncio.all_tasks(loop)  # the outbox's sender, the thread's call
+        for task in left:
+            task.cancel()
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
         loop.close()
+
+
+def test_at_shutdown_the_outbox_sends_what_it_holds_before_the_loop_stops(settings):
+    """SIGTERM's "before shutdown" step (``events.drain``): the announcements already posted reach the channel layer."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+    async def scenario():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(events.OPERATORS, channel)
+        events.start_outbox()
+        for n in range(50):
+            events.post(events.OPERATORS, {"type": "cab_update", "n": n})
+        assert await events.drain()
+        return [(await layer.receive(channel))["message"]["n"] for _ in range(50)]
+
+    assert asyncio.run(scenario()) == list(range(50))

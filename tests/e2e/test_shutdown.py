@@ -99,12 +99,11 @@ def test_kill_9_of_a_serving_process_leaves_no_child_running(platform):
 
     async def scenario():
         p = await passenger(port, world["other_passenger_token"])
-        await p.send(type="ride_request", pickup={"lat": lat, "lon": lon})  # a worker is making an offer
-        await p.recv_until("ride_update")
-        await p.close()
+        await p.send(type="ride_request", pickup={"lat": lat, "lon": lon})  # a worker loads Django or makes the offer
+        children = _with_children(process)
+        process.send_signal(signal.SIGKILL)
+        return children
 
-    asyncio.run(scenario())
-    children = _with_children(process)
-    process.send_signal(signal.SIGKILL)
+    children = asyncio.run(scenario())
     process.wait(10)
     assert not still_running(children, within=10), "a child of the killed process outlived it"
