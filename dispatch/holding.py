@@ -38,10 +38,6 @@ def release(channel_name: str) -> None:
     _held.pop(channel_name, None)
 
 
-def held() -> int:
-    return len(_held)
-
-
 def mark() -> int:
     """Taken before reading the rows: a socket recorded after it may not be among them yet."""
     return _sequence
