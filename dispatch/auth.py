@@ -12,6 +12,8 @@ Operators: the Django session, behind origin validation.
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from backend.accounts.tokens import issued_after
 from backend.registry.models import Person
 
@@ -40,3 +42,12 @@ def go_online_by_token(arrivals: list[tuple[str, str]]) -> list[Cab | DispatchEr
     known = [(person, channel) for person, (_key, channel) in zip(people, arrivals) if person is not None]
     outcomes = iter(cabs.go_online_many(known) if known else ())
     return [None if person is None else next(outcomes) for person in people]
+
+
+@transaction.atomic
+def rejoin_by_token(arrivals: list[tuple[str, str]]) -> list[Cab | DispatchError | None]:
+    """Open sockets, (key, channel name) each, whose presence rows were lost (their process was swept while
+    stalled, ``dispatch.holding``): recorded again exactly as :func:`go_online_by_token` records a new one (the
+    token, the registry's compliance and the one-driver rule checked again), any row left of them replaced."""
+    storm_sql.close_connections([channel for _key, channel in arrivals])
+    return go_online_by_token(arrivals)

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from . import cabs, escalations, events, health, memory, offering, offers, positions
+from . import cabs, escalations, events, health, holding, memory, offering, offers, positions, presence
 from .bookings import dispatch_due
 from .positions import buffer
 
@@ -44,14 +44,23 @@ async def _loop() -> None:
         await asyncio.sleep(interval)
         memory.tick()
         try:
+            mark = holding.mark()
             # The batch is taken on the event loop's thread, where positions are recorded: no lock needed.
-            await database_sync_to_async(tick, thread_sensitive=False, executor=_worker)(buffer.take())
+            registered = await database_sync_to_async(tick, thread_sensitive=False, executor=_worker)(buffer.take(), holding.audit_due())
+            if registered is not None:
+                holding.heal(mark, registered)
         except Exception:  # keep the loop alive: the next tick retries
             log.exception("dispatch background tick failed")
 
 
-def tick(batch: dict) -> None:
-    cabs.sweep_presence()  # this process's lease renewed; cabs of a dead process offline
+def tick(batch: dict, audit: bool = False) -> set[str] | None:
+    """One tick's work; with ``audit``, or when this process's lease had lapsed, the channels of its sockets the
+    dispatcher sees (``dispatch.holding`` records the others again)."""
+    kept = cabs.sweep_presence()  # this process's lease renewed; cabs of a dead process offline
+    registered = presence.registered_channels() if audit or not kept else None
+    if not kept:
+        log.warning("this process's presence lease had lapsed (stalled longer than %s s): its sockets are checked",
+                    settings.DISPATCH_PROCESS_LEASE_SECONDS)
     positions.flush(batch)
     offers.expire_offers()
     cabs.tell_the_no_longer_allowed()
@@ -59,3 +68,4 @@ def tick(batch: dict) -> None:
     escalations.give_up()  # escalated rides no cab took in time: cancelled, with the reason the passenger reads
     escalations.retry_when_due()  # escalated rides offered again when a cab may take them
     health.ticked()  # measured (metrics, /readyz) and told to the operators' consoles
+    return registered

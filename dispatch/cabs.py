@@ -110,14 +110,19 @@ def _take_offline(cabs: list[Cab]) -> None:
     events.announce_each(events.OPERATORS, [wire.CAB_UPDATE(cab=snapshots.cab(cab)) for cab in cabs])
 
 
-def sweep_presence() -> list[int]:
-    """Renew this process's lease; take offline the cabs whose process died (no offer reaches them). The tick calls it."""
-    presence.renew()
+def sweep_presence() -> bool:
+    """Renew this process's lease; take offline the cabs whose process died (no offer reaches them). The tick calls it.
+    False when this process's own lease had lapsed (``presence.renew``: its connections may have been swept)."""
+    kept = presence.renew()
     with transaction.atomic():
         orphans = presence.orphaned_cabs()
         if orphans:
-            _take_offline(list(storm_sql.with_names(orphans, lock=True).values()))
-    return orphans
+            locked = storm_sql.with_names(orphans, lock=True)
+            # Counted again under the locks: a driver who connected since the search (or a stalled process that
+            # recorded its sockets again, dispatch.holding) keeps the cab online.
+            gone = presence.without_live_connection(list(locked))
+            _take_offline([cab for pk, cab in locked.items() if pk in gone])
+    return kept
 
 
 def set_status(cab_id: int, status: str) -> Cab:

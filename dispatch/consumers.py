@@ -33,6 +33,7 @@ from . import (
     driver_steps,
     errors,
     events,
+    holding,
     hops,
     layer_watch,
     metrics,
@@ -61,6 +62,7 @@ class _Base(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         """Channels' ``AsyncConsumer.__call__`` with ``dispatch.pump`` in place of ``await_many_dispatch``."""
         self.scope = scope
+        background.ensure_running()  # the outbox before any database batch announces (dispatch.events.post)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]
         if self.channel_layer is not None:
@@ -113,7 +115,6 @@ class _Base(AsyncWebsocketConsumer):
 
     async def connect(self):
         self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False
-        background.ensure_running()
         await self.accept()
         try:
             await self.on_connect()
@@ -211,14 +212,16 @@ _go_online = connecting.Batched(auth.go_online_by_token)
 _driver_snapshot = connecting.Batched(snapshots.for_drivers)
 _set_status = connecting.Batched(cabs.set_status_many)
 _go_offline = connecting.Batched(cabs.go_offline_many)
+_rejoin = connecting.Batched(auth.rejoin_by_token)
+TOKEN_GONE = 4401  # an open socket whose token expired or was revoked (the handshake's refusal is the same code)
 
 
 class DriverConsumer(_Base):
     role = "driver"
 
     async def connect(self):
-        self.groups, self.cab, self.last_fix = [], None, None
-        key = auth.handshake_token(self.scope)
+        self.groups, self.cab, self.last_fix, self._rejoining = [], None, None, None
+        key = self._key = auth.handshake_token(self.scope)
         outcome = await _go_online((key, self.channel_name)) if key else None
         if outcome is None:
             await self.close(code=4401)  # rejects the handshake: no valid token
@@ -230,7 +233,33 @@ class DriverConsumer(_Base):
             return
         self.cab = outcome
         metrics.DRIVER_SOCKETS.inc()
+        holding.hold(self)
         await super().connect()
+
+    def rejoin_soon(self) -> None:
+        """``dispatch.holding`` found this socket's presence row gone: record it again (one attempt at a time)."""
+        if self._rejoining is None or self._rejoining.done():
+            self._rejoining = asyncio.get_running_loop().create_task(self._rejoin())
+
+    async def _rejoin(self):
+        """Tell the phone it is not receiving rides, record the socket again as a connection is (or close it with
+        the refusal), tell the phone it is receiving again. A failure (the database away) is tried again by the
+        next audit; meanwhile the phone shows it."""
+        await self.send_json(wire.PRESENCE(online=False))
+        try:
+            outcome = await _rejoin((self._key, self.channel_name))
+        except Exception:
+            log.exception("a driver socket could not be recorded again; the next audit tries again")
+            return
+        if outcome is None:  # the token expired or was revoked meanwhile: the app asks to log in again
+            await self.close(code=TOKEN_GONE)
+        elif isinstance(outcome, errors.DispatchError):  # no longer allowed, or the cab's other driver took it
+            await self.send_json(wire.error(outcome))
+            await self.close(code=POLICY_VIOLATION)
+        else:
+            self.cab = outcome
+            holding.hold(self)
+            await self.send_json(wire.PRESENCE(online=True))
 
     async def on_connect(self):
         await self.join(events.cab_group(self.cab.permit_id))
@@ -240,6 +269,9 @@ class DriverConsumer(_Base):
     async def disconnect(self, code):
         if self.cab is not None:
             metrics.DRIVER_SOCKETS.dec()
+            holding.release(self.channel_name)
+            if self._rejoining is not None:  # its row written after the go-offline would outlive the socket
+                await asyncio.wait([self._rejoining])
             await _go_offline((self.cab.pk, self.channel_name))
         await super().disconnect(code)
 

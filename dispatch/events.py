@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -32,6 +33,7 @@ from . import hops, metrics, wire
 
 log = logging.getLogger(__name__)
 OPERATORS = "operators"
+DRAIN_SECONDS = 1.0  # at SIGTERM, the longest the outbox is given to send what it holds
 
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
@@ -103,9 +105,31 @@ def start_outbox() -> None:
     loop = asyncio.get_running_loop()
     if _loop is loop and _sender is not None and not _sender.done():
         return
+    if _loop is None:
+        _send_the_rest_at_shutdown()
     _outbox = asyncio.Queue()
     _sender = loop.create_task(_send_in_order(_outbox))
     _loop = loop
+
+
+def _send_the_rest_at_shutdown() -> None:
+    """Under Daphne (Twisted), when the server is asked to stop (SIGTERM), send what the outbox holds before the
+    event loop stops, for at most ``DRAIN_SECONDS``; what is committed later is left to the clients' snapshots."""
+    if "twisted.internet.reactor" in sys.modules:
+        from twisted.internet import defer, reactor
+
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: defer.Deferred.fromFuture(asyncio.ensure_future(drain())))
+
+
+async def drain(timeout: float = DRAIN_SECONDS) -> bool:
+    """Wait until the outbox has sent everything posted so far (at most ``timeout``); whether it has."""
+    if _outbox is None:
+        return True
+    try:
+        await asyncio.wait_for(_outbox.join(), timeout)
+    except asyncio.TimeoutError:
+        return False
+    return True
 
 
 async def _send_in_order(outbox: asyncio.Queue) -> None:
@@ -117,7 +141,10 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
         else:
             hops.mark_offer(message, "outbox")
             event = {"type": "relay", "message": message}
-        await send_with_retries(layer, group, event)
+        try:
+            await send_with_retries(layer, group, event)
+        finally:
+            outbox.task_done()  # drain() waits for these
 
 
 async def send_with_retries(layer, group: str, event: dict) -> bool:
@@ -155,21 +182,36 @@ def collect() -> list:
 
 def post(group: str, message: dict | list[dict]) -> None:
     """Send a committed announcement (a message, or a list of them: ``announce_each``): through the outbox in a
-    serving process, at once elsewhere."""
+    serving process, at once elsewhere.
+
+    A thread never waits for the serving process's event loop: once that loop has stopped (SIGTERM), what is
+    posted is left to the clients' snapshots. Handing it to ``async_to_sync`` instead made a connection
+    batch's thread wait for the stopped loop for ever, and the interpreter's exit wait for that thread.
+    """
     if _collected is not None:
         _collected.append((group, message))
         return
     metrics.announced(message)
     loop, outbox = _loop, _outbox
-    if loop is None or loop.is_closed() or not loop.is_running():
-        event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
-        async_to_sync(send_with_retries)(get_channel_layer(), group, event)
+    if loop is not None and not loop.is_closed():
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            outbox.put_nowait((group, message))
+            return
+        try:
+            loop.call_soon_threadsafe(outbox.put_nowait, (group, message))  # a stopped loop never runs it
+        except RuntimeError:  # closed meanwhile
+            log.info("announcement to %s dropped: the event loop has closed", group)
         return
-    try:
-        on_loop = asyncio.get_running_loop() is loop
-    except RuntimeError:
-        on_loop = False
-    if on_loop:
-        outbox.put_nowait((group, message))
-    else:
-        loop.call_soon_threadsafe(outbox.put_nowait, (group, message))
+    event = {"type": "relay_many", "messages": message} if isinstance(message, list) else {"type": "relay", "message": message}
+    async_to_sync(send_with_retries, force_new_loop=not _callers_loop_runs())(get_channel_layer(), group, event)
+
+
+def _callers_loop_runs() -> bool:
+    """Whether the event loop that called this thread (``sync_to_async``), if any, still runs: ``async_to_sync``
+    would hand it the coroutine and wait for it, for ever once it has stopped."""
+    caller = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return caller is None or caller.is_running()

@@ -15,9 +15,11 @@ ride: its transaction is rolled back, or committed and then found by the snapsho
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -106,11 +108,29 @@ def _forget_workers() -> None:
 # --- in the worker process ------------------------------------------------------------------------
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
 def _start_worker(parent: int) -> None:
+    _die_with(parent)  # first: Django takes seconds to load, and the parent may be killed meanwhile
     import django
 
     django.setup()
-    # A worker whose serving process was killed (SIGKILL leaves no time to stop it) exits too.
+
+
+def _die_with(parent: int) -> None:
+    """A worker whose serving process was killed (SIGKILL leaves it no time to stop them) dies too.
+
+    On Linux the kernel kills it (``prctl(PR_SET_PDEATHSIG)``, one system call through ctypes: the packages that
+    wrap prctl are unmaintained or need a compiler), even while it is stuck in a statement holding the
+    interpreter lock; elsewhere a thread watches ``os.getppid()``. With its workers gone, multiprocessing's
+    ``resource_tracker`` reads the end of its pipe and exits too (docs/operations-presence.md).
+    """
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the request: no signal will come
+            os._exit(0)
+        return
     threading.Thread(target=_exit_with, args=(parent,), daemon=True, name="exit-with-parent").start()
 
 

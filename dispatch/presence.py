@@ -5,6 +5,11 @@ Each driver socket is a ``CabConnection`` row of its serving process; each proce
 process whose lease has not run out: closing one of two sockets of a reconnecting phone leaves it online, and
 a process that dies takes its cabs offline within ``DISPATCH_PROCESS_LEASE_SECONDS`` (any other process's tick
 sweeps it). One person drives a cab at a time: a second driver is refused while the first is connected.
+
+A process that stalls (SIGSTOP, a swap storm, a paused VM) longer than its lease is swept by the others
+while its sockets stay open. It finds out on its next renewal (the lease had lapsed) and proves its rows
+against the sockets it holds (:func:`registered_channels`, ``dispatch.holding``): every socket whose row
+is gone is recorded again (docs/operations-presence.md).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import socket
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from . import storm_sql
@@ -25,26 +30,40 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 SWEEP_PER_TICK = 500  # cabs taken offline per tick after a process died: bounded work, the rest next tick
 FULL_SWEEP_SECONDS = 30.0  # orphans are looked for at least this often, even when no process died
 _sweep_due, _swept_at = False, None
+_renewed = False  # whether this process has renewed its lease yet
 
 
 def lease() -> timedelta:
     return timedelta(seconds=settings.DISPATCH_PROCESS_LEASE_SECONDS)
 
 
-def renew(now: datetime | None = None) -> None:
-    """This process is alive for one more lease (the tick calls it; so does every connection)."""
+def renew(now: datetime | None = None) -> bool:
+    """This process is alive for one more lease (the tick calls it). False when the lease had lapsed (run out,
+    or swept by a process that found it run out): this process's connection rows may be gone."""
+    global _renewed
     now = now or timezone.now()
+    if ServingProcess.objects.filter(name=PROCESS, lease_until__gt=now).update(lease_until=now + lease()):
+        _renewed = True
+        return True
     ServingProcess.objects.update_or_create(name=PROCESS, defaults={"lease_until": now + lease()})
+    lapsed, _renewed = _renewed, True  # the first renewal finds no lease yet (or the one a connection made)
+    return not lapsed
+
+
+def registered_channels() -> set[str]:
+    """The channel names of this process's connections whose cab is online: what the dispatcher sees of its sockets."""
+    return set(CabConnection.objects.filter(process_id=PROCESS, cab__online=True).values_list("channel_name", flat=True))
 
 
 def live_connections(now: datetime | None = None):
-    return CabConnection.objects.filter(process__lease_until__gt=now or timezone.now())
+    """Connections in a process whose lease runs, or in this one (alive, since it asks)."""
+    return CabConnection.objects.filter(Q(process__lease_until__gt=now or timezone.now()) | Q(process_id=PROCESS))
 
 
 def drivers_connected(cab_ids: list[int]) -> dict[int, set[int]]:
     """The people connected to each of these cabs in a live process."""
     found: dict[int, set[int]] = {}
-    for cab_id, driver_id in storm_sql.live_drivers(cab_ids, timezone.now()):
+    for cab_id, driver_id in storm_sql.live_drivers(cab_ids, timezone.now(), PROCESS):
         found.setdefault(cab_id, set()).add(driver_id)
     return found
 
@@ -59,7 +78,12 @@ def open_connections(connections: list[tuple[Cab, int, str]]) -> None:
 def close_connections(cab_ids: list[int], channel_names: list[str]) -> set[int]:
     """Forget these sockets (of these cabs); the cabs left with no live connection (they go offline)."""
     storm_sql.close_connections(channel_names)
-    return set(cab_ids) - {cab_id for cab_id, _driver in storm_sql.live_drivers(cab_ids, timezone.now())}
+    return without_live_connection(cab_ids)
+
+
+def without_live_connection(cab_ids) -> set[int]:
+    """Which of these cabs have no connection in a live process."""
+    return set(cab_ids) - {cab_id for cab_id, _driver in storm_sql.live_drivers(cab_ids, timezone.now(), PROCESS)}
 
 
 def orphaned_cabs(now: datetime | None = None) -> list[int]:
@@ -73,7 +97,9 @@ def orphaned_cabs(now: datetime | None = None) -> list[int]:
     """
     global _sweep_due, _swept_at
     now = now or timezone.now()
-    removed, _by_model = ServingProcess.objects.filter(lease_until__lte=now).delete()  # their connections go too (CASCADE)
+    # Their connections go too (CASCADE). Never this process's own: it is alive, it is running this (its tick
+    # may have been held up between renewing and sweeping).
+    removed, _by_model = ServingProcess.objects.filter(lease_until__lte=now).exclude(name=PROCESS).delete()
     if not (removed or _sweep_due or _swept_at is None or (now - _swept_at).total_seconds() >= FULL_SWEEP_SECONDS):
         return []
     _swept_at = now

@@ -199,6 +199,10 @@ RIDE_CANCELLED = Frame("ride_cancelled", (DRIVER_ROLE,), {"ride_id": int},
 BROADCAST = Frame("broadcast", (DRIVER_ROLE,), {"text": str}, "an operators' message to every cab")
 SUSPENDED = Frame("suspended", (DRIVER_ROLE,), {"reasons": ListOf(REASON)},
                   "the registry no longer allows the driver to work (then a policy close 4008)")
+PRESENCE = Frame("presence", (DRIVER_ROLE,), {"online": bool},
+                 "the central's own view of this cab changed while its socket stayed open: `false`, it is not "
+                 "receiving rides (its serving process lost the cab's presence, e.g. after a stall, and is recording "
+                 "it again); `true`, it is again. The snapshot's `cab.online` is the view at (re)connection", since="1.5")
 STATUS = Frame("status", (DRIVER_ROLE,), {"status": CAB_STATUSES}, "the answer to `status`")
 RANK_CHECKED_IN = Frame("rank_checked_in", (DRIVER_ROLE,), {"rank_id": int, "rank": str, "queue_position": int, "visitor": bool},
                         "the answer to `rank_check_in` (Art. 22, 27 §3)")

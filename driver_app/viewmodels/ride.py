@@ -25,6 +25,10 @@ ACTIONS = {"accepted": ("arriving", "navigate", "call", "cancel"), "arriving": (
 ACTION_LABELS = {"arriving": "Cheguei", "on_board": "Passageiro a bordo", "navigate": "Navegar até o passageiro",
                  "call": "Ligar para o passageiro", "cancel": "Cancelar corrida"}
 CANCELLED_TEXTS = {"reoffer": "Corrida repassada ao próximo táxi.", "end": "Corrida encerrada: {reason}."}
+#: the central's own view of the cab (protocol 1.5 ``presence``), beyond the socket being open
+NOT_RECEIVING = ("Você não está recebendo corridas: a central está refazendo o seu registro. Aguarde com o aplicativo "
+                 "aberto; se continuar assim por mais de um minuto, feche e abra o aplicativo.")
+RECEIVING_AGAIN = "Registro na central refeito: você voltou a receber corridas."
 
 
 class RideViewModel(Observable):
@@ -47,6 +51,7 @@ class RideViewModel(Observable):
         self.passenger: dict[str, Any] = {}  # {name, phone}
         self.no_show_at: Optional[datetime] = None
         self.online: Optional[bool] = None  # None: no dispatch socket (demo)
+        self.receiving: Optional[bool] = None  # whether the central counts the cab online (snapshot, ``presence``)
         self.message = ""
         self.rank: Optional[dict[str, Any]] = None  # {rank_id, rank, queue_position, visitor}
         self.last_offer: Optional[dict[str, Any]] = None
@@ -62,6 +67,7 @@ class RideViewModel(Observable):
 
     def _on_connection(self, msg):
         self.online = bool(msg.get("online"))
+        self.receiving = None  # the snapshot of the next connection says
         reason = msg.get("reason")
         if self.online:
             if self.message.startswith("Sem conexão"):
@@ -73,7 +79,18 @@ class RideViewModel(Observable):
         else:
             self.message = "Sem conexão com a central: reconectando…"
 
+    def _on_presence(self, msg):
+        """The central stopped (or resumed) counting the cab online while the socket stayed open (protocol 1.5)."""
+        was, self.receiving = self.receiving, bool(msg.get("online"))
+        if not self.receiving:
+            self.message = NOT_RECEIVING
+        elif was is False:
+            self.message = RECEIVING_AGAIN
+
     def _on_snapshot(self, msg):
+        self.receiving = bool((msg.get("cab") or {}).get("online", True))
+        if self.message == NOT_RECEIVING and self.receiving:
+            self.message = ""
         ride = msg.get("ride")
         if ride:
             self.ride_id, self.pending = ride["id"], ""
@@ -274,7 +291,9 @@ class RideViewModel(Observable):
     def connection_text(self) -> str:
         if self.online is None:
             return ""
-        return "Central conectada" if self.online else "Sem conexão com a central"
+        if not self.online:
+            return "Sem conexão com a central"
+        return "Central conectada, mas sem receber corridas" if self.receiving is False else "Central conectada"
 
 
 class PositionReporter:

@@ -21,9 +21,9 @@ from django.utils import timezone
 from backend.ranks.services.ranks import create_rank
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
-from dispatch import events, offers, snapshots, wire
+from dispatch import cabs, events, holding, offers, snapshots, storm_sql, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
-from dispatch.models import Cab
+from dispatch.models import Cab, CabConnection
 
 from .ws_helpers import Client, connect
 
@@ -168,6 +168,14 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
         await b.until("ride_cancelled")
         await in_step()
 
+        # A's presence swept while its socket stayed open (its process stalled): recorded again at the next audit
+        await database_sync_to_async(_sweep_presence_of)(cab_a)
+        holding._audited_at = None
+        assert (await a.until("presence"))["online"] is False
+        assert (await a.until("presence"))["online"] is True
+        await op.until("cab_update", where=lambda f: f["cab"]["id"] == cab_a and f["cab"]["online"])
+        await in_step()
+
         # a broadcast; a street trip; a suspension closes B's connection
         await op.ask("broadcast_sent", type="broadcast", text="Atenção: chuva forte no centro")
         assert (await a.until("broadcast"))["text"].startswith("Atenção")
@@ -185,6 +193,12 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
     asyncio.run(scenario())
     declared = {(role, kind) for role, frames in wire.OUTBOUND.items() for kind in frames}
     assert declared - seen == set(), "outbound frame types no action sent"
+
+
+def _sweep_presence_of(cab_id):
+    """What another process's sweep does to a stalled process's cab: its connection rows gone, the cab offline."""
+    CabConnection.objects.filter(cab_id=cab_id).delete()
+    cabs._take_offline(list(storm_sql.with_names([cab_id], lock=True).values()))
 
 
 def _suspend(permit):

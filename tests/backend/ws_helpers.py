@@ -76,6 +76,8 @@ class Client:
                 state["ride"] = frame["ride"] if frame["ride"]["status"] in ACTIVE else None
             elif kind == "ride_cancelled":
                 state["ride"] = None
+            elif kind == "presence":
+                state["cab"] = dict(state["cab"], online=frame["online"])
         elif kind in ("ride_update", "escalation"):
             ride = frame["ride"]
             if ride["status"] in OPEN:
@@ -96,7 +98,7 @@ class Client:
         """What the client shows, from a state (its own or a fresh snapshot's)."""
         if self.role == "driver":
             offer, ride = state["offer"], state["ride"]
-            return (offer and offer["id"], ride and (ride["id"], ride["status"], ride["version"]))
+            return (offer and offer["id"], ride and (ride["id"], ride["status"], ride["version"]), state["cab"]["online"])
         rides = state["rides"] if isinstance(state["rides"], dict) else {r["id"]: r for r in state["rides"]}
         shown = {i: (r["status"], r["version"], r["escalated"]) for i, r in rides.items()}
         if self.role == "passenger":

@@ -203,3 +203,26 @@ def test_the_servers_ride_updated_answer_sets_the_rides_step(tmp_path, clock):
     assert s.ride.status == "arriving"
     s.on_dispatch({"type": "ride_updated", "ride": {"id": 4, "status": "on_board"}})  # another ride: not this one
     assert s.ride.status == "arriving"
+
+
+def test_the_app_shows_not_receiving_rides_when_the_central_says_so_and_recovers(tmp_path, clock):
+    """Protocol 1.5: the socket stays open while the central stops counting the cab (its serving process was
+    swept while stalled); the app says so, with what to do, and says when it is receiving again."""
+    s = demo(tmp_path, clock)
+    s.flag.go_free()
+    s.on_dispatch({"type": "connection", "online": True})
+    s.on_dispatch({"type": "snapshot", "cab": {"online": True, "status": "livre"}, "offer": None, "ride": None})
+    assert s.ride.connection_text == "Central conectada" and s.ride.message == ""
+    s.on_dispatch({"type": "presence", "online": False})
+    assert s.ride.connection_text == "Central conectada, mas sem receber corridas"
+    assert s.ride.message.startswith("Você não está recebendo corridas") and "feche e abra o aplicativo" in s.ride.message
+    assert s.flag.state == DriverState.LIVRE  # the driver's own choice is kept: the central records the cab again
+    s.on_dispatch({"type": "presence", "online": True})
+    assert s.ride.connection_text == "Central conectada"
+    assert s.ride.message == "Registro na central refeito: você voltou a receber corridas."
+    s.on_dispatch({"type": "presence", "online": False})  # and again, then a reconnection's snapshot settles it
+    s.on_dispatch({"type": "connection", "online": False})
+    assert s.ride.connection_text == "Sem conexão com a central"
+    s.on_dispatch({"type": "connection", "online": True})
+    s.on_dispatch({"type": "snapshot", "cab": {"online": True, "status": "livre"}, "offer": None, "ride": None})
+    assert s.ride.connection_text == "Central conectada" and s.ride.message == ""

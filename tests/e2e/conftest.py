@@ -185,6 +185,42 @@ def platform(tmp_path_factory):
         p.stop()
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes under ``pid`` (its children, theirs...), read from /proc (Linux)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):  # gone meanwhile
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie, dead and not yet reaped, does not)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def still_running(pids: list[int], within: float) -> list[int]:
+    """Those of ``pids`` still running after ``within`` seconds (polled)."""
+    deadline = time.monotonic() + within
+    while True:
+        left = [pid for pid in pids if running(pid)]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
+
+
 # --- shared by the browser tests ------------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"
