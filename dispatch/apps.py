@@ -6,3 +6,8 @@ class DispatchConfig(AppConfig):
     name = "dispatch"
     label = "dispatch"
     verbose_name = _("Rádio-táxi (Art. 66)")
+
+    def ready(self):
+        from . import credentials
+
+        credentials.connect()

@@ -41,6 +41,10 @@ def ride_group(ride_id: int) -> str:
     return f"ride.{ride_id}"
 
 
+def passenger_group(passenger_id: int) -> str:
+    return f"passenger.{passenger_id}"
+
+
 def listened(group: str) -> bool:
     """Whether ``group`` may have members: known for the in-memory layer, assumed for the others.
 
