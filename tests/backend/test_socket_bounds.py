@@ -244,3 +244,16 @@ def test_a_passenger_erasure_closes_the_passengers_open_socket(drivers):
         await theirs.ws.disconnect()
 
     asyncio.run(scenario())
+
+
+def test_a_refusal_raised_in_the_offering_worker_crosses_back_whole():
+    """``off_loop.serve`` runs in another process: what it raises is pickled back to the consumer."""
+    import pickle
+
+    from dispatch import off_loop, protocol
+
+    error = protocol.ProtocolError("invalid", "Mensagem inválida.", {"trace": ["Um ponto do trajeto está no futuro."]})
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.code, again.message, again.fields) == (error.code, error.message, error.fields)
+    served = pickle.loads(pickle.dumps(off_loop.Served({"type": "pong"})))
+    assert served == off_loop.Served({"type": "pong"})
