@@ -139,7 +139,7 @@ class _Base(AsyncWebsocketConsumer):
 
     async def _read(self, text: str | None):
         """``(type, data)`` of a frame, or what ``off_loop`` answered it with. A short frame is read here (a
-        position: ~10 µs); a long one, and any trace, in the offering worker (``dispatch.off_loop``)."""
+        position); a long one, and any trace, in the offering worker (``dispatch.off_loop``)."""
         if text is not None and len(text) > protocol.INLINE_FRAME_BYTES:
             if len(text) > protocol.MAX_FRAME_BYTES:
                 raise protocol.ProtocolError("too_large", _("Mensagem grande demais."))
