@@ -16,3 +16,6 @@ class DispatchConfig(AppConfig):
 
         ranks.read_cabs_with(seen)  # a rank check-in by any door is judged where dispatch last saw the cab
         passenger_erased.connect(announce_passenger_erased, dispatch_uid="dispatch.passenger_erased")
+        from . import credentials
+
+        credentials.connect()

@@ -8,10 +8,14 @@ database step per connection instead of two is a fifth less of the serving proce
 storm (docs/dispatch-benchmark.md, eighth round).
 Passengers: the first frame is ``{"type": "auth", "token": ...}``.
 Operators: the Django session, behind origin validation.
+
+A credential that ends closes its open sockets (``dispatch.credentials``): a driver's when its key expires (a timer
+per socket) or is deleted, a passenger's when its token changes.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 
 from backend.accounts.tokens import issued_after
@@ -30,9 +34,17 @@ def handshake_token(scope) -> str | None:
 
 
 def people_for_tokens(keys: list[str]) -> list[Person | None]:
-    """The person of each key's live user, or None (no such key, expired, revoked, inactive, no person): one statement."""
+    """The person of each key's live user, or None (no such key, expired, revoked, inactive, no person): one statement.
+
+    Each person found carries ``token_expires_at``: when its key expires (a driver's socket closes then)."""
     found = storm_sql.people_for_tokens(keys, issued_after())
-    return [found.get(key) for key in keys]
+    people = []
+    for key in keys:
+        person, issued = found.get(key, (None, None))
+        if person is not None:
+            person.token_expires_at = issued + settings.AUTH_TOKEN_TTL
+        people.append(person)
+    return people
 
 
 def go_online_by_token(arrivals: list[tuple[str, str]]) -> list[Cab | DispatchError | None]:

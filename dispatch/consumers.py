@@ -3,7 +3,10 @@
 A bad frame gets an ``error`` frame and the connection stays; a flood gets a
 policy close. RFC 6455's policy code is 1008, but Daphne (autobahn) lets an
 application send only 1000 or 3000-4999 (django/daphne#374), so the policy
-close is 4008: the same meaning in the application range. Group messages arrive as ``relay`` events (or
+close is 4008: the same meaning in the application range. Every socket is
+rate-limited from its first frame, in frames and in characters (``wire.LIMITS``);
+long frames and traces are read off the event loop (``dispatch.off_loop``). A
+credential that ends (revoked, expired) closes its sockets with 4401. Group messages arrive as ``relay`` events (or
 ``relay_many``, several at once) and are passed on as they are, a frame each. A connection whose channel layer
 failed (Redis down or restarted: ``dispatch.layer_watch``) is closed with 4503, and its client reconnects.
 """
@@ -21,6 +24,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
@@ -37,6 +41,7 @@ from . import (
     hops,
     layer_watch,
     metrics,
+    off_loop,
     offering,
     offers,
     protocol,
@@ -48,7 +53,8 @@ from . import (
 from .positions import buffer
 
 log = logging.getLogger(__name__)
-POLICY_VIOLATION = 4008  # 1008 in the range applications may send
+POLICY_VIOLATION = wire.POLICY_CLOSE
+AUTH_FRAME_CHARS = 1024  # before ``auth`` a passenger may send only ``auth``: a longer frame is refused unread
 # Channel layers drop a group membership a day after it was made (group_expiry): a cab or a console
 # connected longer would stop hearing offers and updates. Each connection renews its memberships.
 GROUP_REFRESH_SECONDS = 3600
@@ -56,8 +62,8 @@ GROUP_REFRESH_SECONDS = 3600
 
 class _Base(AsyncWebsocketConsumer):
     role = ""
-    burst, per_second = 40, 20.0  # a driver sends a position every few seconds; this is generous
     _refresher: asyncio.Task | None = None
+    _ending: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
         """Channels' ``AsyncConsumer.__call__`` with ``dispatch.pump`` in place of ``await_many_dispatch``."""
@@ -114,7 +120,9 @@ class _Base(AsyncWebsocketConsumer):
             self._handshake_decided.set()
 
     async def connect(self):
-        self._tokens, self._last, self._closing = float(self.burst), time.monotonic(), False
+        limits = wire.LIMITS[self.role]  # a driver sends a position every few seconds: generous
+        self._frames, self._chars = limits.frames, limits.chars
+        self._tokens, self._char_tokens, self._last, self._closing = self._frames.burst, self._chars.burst, time.monotonic(), False
         await self.accept()
         try:
             await self.on_connect()
@@ -127,43 +135,88 @@ class _Base(AsyncWebsocketConsumer):
     async def send_json(self, body: dict):
         await self.send(text_data=json.dumps(body, default=str))
 
-    def _allow_frame(self) -> bool:
+    def _allow_frame(self, size: int) -> bool:
+        """Both token buckets (``wire.LIMITS``): one token a frame, and one a character of it."""
         now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.per_second)
-        self._last = now
-        if self._tokens < 1:
+        elapsed, self._last = now - self._last, now
+        self._tokens = min(self._frames.burst, self._tokens + elapsed * self._frames.per_second)
+        self._char_tokens = min(self._chars.burst, self._char_tokens + elapsed * self._chars.per_second)
+        if self._tokens < 1 or self._char_tokens < size:
             return False
         self._tokens -= 1
+        self._char_tokens -= size
         return True
 
     async def receive(self, text_data=None, bytes_data=None):
         if self._closing:
             return
-        if not self._allow_frame():
-            self._closing = True
+        if not self._allow_frame(len(text_data if text_data is not None else bytes_data or b"")):
             metrics.rejected("flood")
-            await self.send_json(wire.ERROR(code="flood", message=_("Mensagens demais; conexão encerrada.")))
-            await self.close(code=POLICY_VIOLATION)
+            await self._end(wire.ERROR(code="flood", message=_("Mensagens demais; conexão encerrada.")), POLICY_VIOLATION)
+            return
+        refusal = self.refusal_before_reading(text_data)
+        if refusal is not None:
+            metrics.rejected(refusal["code"])
+            await self.send_json(refusal)
             return
         try:
-            kind, data = protocol.parse(self.role, text_data)
-        except protocol.ProtocolError as exc:
-            metrics.rejected("protocol")
-            await self.send_json(wire.error(exc))
-            return
-        try:
+            parsed = await self._read(text_data)
+            if isinstance(parsed, off_loop.Served):
+                await self.send_json(parsed.answer)
+                return
+            kind, data = parsed
             await getattr(self, "on_" + kind)(data)
         except layer_watch.LayerUnavailable:  # what the frame did is in the snapshot the reconnection gets
             await self.close(code=layer_watch.LAYER_LOST)
+        except protocol.ProtocolError as exc:
+            metrics.rejected("protocol")
+            await self.send_json(wire.error(exc))
         except (errors.DispatchError, LawViolation) as exc:  # every refusal becomes a frame here, and only here
-            await self.send_json(wire.error(exc, **self.refusal_context(kind, data)))
+            await self.send_json(wire.error(exc))
         except Exception:
             log.exception("unexpected error handling a %s frame", self.role)
             await self.send_json(wire.ERROR(code="internal", message=_("Erro interno; a mensagem não foi processada.")))
 
-    def refusal_context(self, kind: str, data: dict) -> dict:
-        """What a refusal of this frame carries besides its code and message."""
-        return {}
+    async def _read(self, text: str | None):
+        """``(type, data)`` of a frame, or what ``off_loop`` answered it with. A short frame is read here (a
+        position); a long one, and any trace, in the offering worker (``dispatch.off_loop``)."""
+        if text is not None and len(text) > protocol.INLINE_FRAME_BYTES:
+            if len(text) > protocol.MAX_FRAME_BYTES:
+                raise protocol.ProtocolError("too_large", _("Mensagem grande demais."))
+            return await offering.run(off_loop.serve, self.role, text, self.cab_id())
+        frame = protocol.load(text)
+        kind = protocol.kind_of(self.role, frame)
+        if (self.role, kind) in off_loop.SERVED:
+            return await offering.run(off_loop.serve, self.role, frame, self.cab_id())
+        return kind, protocol.validate(self.role, kind, frame)
+
+    def cab_id(self) -> int | None:
+        return None
+
+    def refusal_before_reading(self, text: str | None) -> dict | None:
+        """An ``error`` that refuses a frame before it is read, or None."""
+        return None
+
+    async def _end(self, frame: dict, code: int) -> None:
+        """Send ``frame`` and close with ``code``; nothing the socket sends afterwards is read."""
+        if self._closing:
+            return
+        self._closing = True
+        await self.send_json(frame)
+        await self.close(code=code)
+
+    async def end_session(self) -> None:
+        """The credential this socket was opened with was revoked or has expired: the person logs in again."""
+        await self._end(wire.ERROR(code="session_ended", message=_("Sua sessão terminou ou expirou: entre novamente.")),
+                        wire.SESSION_ENDED)
+
+    def end_session_at(self, expires_at) -> None:
+        """Close the socket when its credential expires (one timer a socket: no periodic sweep over thousands)."""
+        delay = max(0.0, (expires_at - timezone.now()).total_seconds())
+        self._expiry = asyncio.get_running_loop().call_later(delay, self._expired)
+
+    def _expired(self) -> None:
+        self._ending = asyncio.ensure_future(self.end_session())
 
     async def on_ping(self, data):
         await self.send_json(wire.PONG())
@@ -201,6 +254,8 @@ class _Base(AsyncWebsocketConsumer):
         if self._refresher is not None:
             self._refresher.cancel()
         layer_watch.forget(self)
+        if getattr(self, "_expiry", None) is not None:
+            self._expiry.cancel()
         for group in self.groups:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -213,7 +268,6 @@ _driver_snapshot = connecting.Batched(snapshots.for_drivers)
 _set_status = connecting.Batched(cabs.set_status_many)
 _go_offline = connecting.Batched(cabs.go_offline_many)
 _rejoin = connecting.Batched(auth.rejoin_by_token)
-TOKEN_GONE = 4401  # an open socket whose token expired or was revoked (the handshake's refusal is the same code)
 
 
 class DriverConsumer(_Base):
@@ -221,10 +275,10 @@ class DriverConsumer(_Base):
 
     async def connect(self):
         self.groups, self.cab, self.last_fix, self._rejoining = [], None, None, None
-        key = self._key = auth.handshake_token(self.scope)
+        self.key = key = auth.handshake_token(self.scope)
         outcome = await _go_online((key, self.channel_name)) if key else None
         if outcome is None:
-            await self.close(code=4401)  # rejects the handshake: no valid token
+            await self.close(code=wire.SESSION_ENDED)  # rejects the handshake: no valid token
             return
         if isinstance(outcome, errors.DispatchError):
             await self.accept()
@@ -235,6 +289,7 @@ class DriverConsumer(_Base):
         metrics.DRIVER_SOCKETS.inc()
         holding.hold(self)
         await super().connect()
+        self.end_session_at(outcome.driver.token_expires_at)
 
     def rejoin_soon(self) -> None:
         """``dispatch.holding`` found this socket's presence row gone: record it again (one attempt at a time)."""
@@ -247,12 +302,12 @@ class DriverConsumer(_Base):
         next audit; meanwhile the phone shows it."""
         await self.send_json(wire.PRESENCE(online=False))
         try:
-            outcome = await _rejoin((self._key, self.channel_name))
+            outcome = await _rejoin((self.key, self.channel_name))
         except Exception:
             log.exception("a driver socket could not be recorded again; the next audit tries again")
             return
         if outcome is None:  # the token expired or was revoked meanwhile: the app asks to log in again
-            await self.close(code=TOKEN_GONE)
+            await self.end_session()
         elif isinstance(outcome, errors.DispatchError):  # no longer allowed, or the cab's other driver took it
             await self.send_json(wire.error(outcome))
             await self.close(code=POLICY_VIOLATION)
@@ -283,13 +338,16 @@ class DriverConsumer(_Base):
                 await self.send_json(wire.SUSPENDED(reasons=[r.as_dict(_) for r in decision.reasons]))
                 await self.close(code=POLICY_VIOLATION)
             return
+        if message.get("type") == wire.CREDENTIAL_CHANGED.type:
+            if (await database_sync_to_async(auth.people_for_tokens)([self.key]))[0] is None:
+                await self.end_session()
+            return
         hops.mark_offer(message, "relay")
         await self.send_json(message)
         hops.mark_offer(message, "sent")
 
-    def refusal_context(self, kind: str, data: dict) -> dict:
-        """A refused street trip names it, so the app knows which queued trip was refused."""
-        return {"trip_id": str(data["trip_id"])} if kind == "street_trip_complete" else {}
+    def cab_id(self) -> int | None:
+        return self.cab.pk
 
     async def on_position(self, data):
         self.last_fix = (data["lat"], data["lon"])  # a rank check-in carries it (Art. 9, V)
@@ -326,17 +384,10 @@ class DriverConsumer(_Base):
         ride = await offering.run(driver_steps.on_board, data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
-    async def on_ride_complete(self, data):
-        await self.send_json(await offering.run(driver_steps.complete, data["ride_id"], self.cab.pk, data["meter_total"], data["trace"]))
-
     async def on_ride_cancel(self, data):
         ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"], self.last_fix)
         await self.send_json(wire.RIDE_CANCELLED(ride_id=ride_id, reason=data["reason"], next=step))
 
-    async def on_street_trip_complete(self, data):
-        """A street-hail or rank trip (dispatch/street.py): answered with ``street_trip_recorded``, or an
-        ``error`` carrying the same ``trip_id`` (``refusal_context``)."""
-        await self.send_json(await offering.run(driver_steps.street_trip, self.cab.pk, data))
 
 
 class PassengerConsumer(_Base):
@@ -350,30 +401,27 @@ class PassengerConsumer(_Base):
     async def on_auth(self, data):
         passenger = await database_sync_to_async(rides.passenger_by_token)(data["token"])
         if passenger is None:
-            await self.send_json(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")))
-            await self.close(code=POLICY_VIOLATION)
+            await self._end(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")), POLICY_VIOLATION)
             return
         self.passenger = passenger
-        await self.join(events.passenger_group(passenger.pk))  # erasure closes this socket (passenger_erased)
+        await self.join(events.passenger_group(passenger.pk))  # told when the token changes or the data are erased
         snapshot = await database_sync_to_async(snapshots.for_passenger)(passenger)
         for ride in snapshot["rides"]:
             await self.join(events.ride_group(ride["id"]))
         await self.send_json(snapshot)
 
     async def relay(self, event):
-        if event["message"].get("type") == wire.PASSENGER_ERASED.type:
-            await self.send_json(wire.ERROR(code="passenger_erased",
-                                            message=_("Seus dados foram apagados: esta conexão foi encerrada.")))
-            await self.close(code=POLICY_VIOLATION)
+        kind = event["message"].get("type")
+        if kind == wire.PASSENGER_ERASED.type:
+            await self._end(wire.ERROR(code="passenger_erased", message=_("Seus dados foram apagados: esta conexão foi encerrada.")),
+                            POLICY_VIOLATION)
+            return
+        if kind == wire.CREDENTIAL_CHANGED.type:
+            current = await database_sync_to_async(rides.passenger_by_token)(self.passenger.token)
+            if current is None or current.pk != self.passenger.pk:
+                await self.end_session()
             return
         await super().relay(event)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if self.passenger is None and not _is_auth_frame(text_data):
-            metrics.rejected("auth_required")
-            await self.send_json(wire.ERROR(code="auth_required", message=_("Envie primeiro a mensagem “auth” com o seu token.")))
-            return
-        await super().receive(text_data, bytes_data)
 
     async def on_ride_request(self, data):
         received = time.perf_counter()
@@ -400,7 +448,6 @@ def _is_auth_frame(text_data) -> bool:
 
 class OperatorConsumer(_Base):
     role = "operator"
-    burst, per_second = 60, 30.0
 
     async def connect(self):
         self.groups = []

@@ -21,8 +21,10 @@ import weakref
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 
+from . import wire
+
 log = logging.getLogger(__name__)
-LAYER_LOST = 4503  # close code: the central's message channel was lost; reconnect (docs/dispatch-protocol.md)
+LAYER_LOST = wire.LAYER_LOST  # the central's message channel was lost; reconnect (docs/dispatch-protocol.md)
 CHECK_SECONDS = 1.0
 MARKER_TTL_SECONDS = 60  # a dead process's marker goes away by itself
 

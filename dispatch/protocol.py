@@ -21,6 +21,9 @@ from taxilaw.cancellation import CancelReason
 VERSION = (1, 5)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 MAX_DEPTH = 8  # the deepest inbound frame is 3 levels (ride_complete: frame, trace, fix); room for optional extras
+# A longer frame is read and checked in the offering worker, off the event loop (dispatch.off_loop): reading 1 MiB of
+# JSON is ~25 ms, checking a 10,000-fix trace ~0.5 s (docs/dispatch-benchmark.md, "Large frames").
+INLINE_FRAME_BYTES = 16 * 1024
 
 
 class ProtocolError(Exception):
@@ -28,6 +31,8 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code, self.message, self.fields = code, str(message), fields or {}
 
+    def __reduce__(self):  # raised in an offering worker process (dispatch.off_loop), re-raised in the serving one
+        return type(self), (self.code, self.message, self.fields)
 
 
 class Empty(serializers.Serializer):
@@ -226,17 +231,28 @@ def load(text: str | None):
 
 def parse(role: str, text: str | None) -> tuple[str, dict]:
     frame = load(text)
+    kind = kind_of(role, frame)
+    return kind, validate(role, kind, frame)
+
+
+def kind_of(role: str, frame) -> str:
+    """The type of a loaded frame, one that ``role`` may send."""
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         raise ProtocolError("missing_type", _("Toda mensagem é um objeto JSON com o campo “type”."))
-    schema = INBOUND[role].get(frame["type"])
-    if schema is None:
+    if frame["type"] not in INBOUND[role]:
         raise ProtocolError("unknown_type", _("Tipo de mensagem desconhecido: %(type)s.") % {"type": frame["type"][:40]})
+    return frame["type"]
+
+
+def validate(role: str, kind: str, frame: dict, schema=None) -> dict:
+    """The frame checked against the schema of its type (or ``schema``, a part of it), else a ProtocolError."""
+    schema = schema or INBOUND[role][kind]
     if not isinstance(schema, type):  # a hand-written check (the position hot path)
-        return frame["type"], schema(frame)
+        return schema(frame)
     serializer = schema(data=frame)
     if not serializer.is_valid():
         raise ProtocolError("invalid", _("Mensagem inválida."), _plain(serializer.errors))
-    return frame["type"], serializer.validated_data
+    return serializer.validated_data
 
 
 def _plain(errors):

@@ -26,26 +26,65 @@ And the process's dispatch work (``dispatch.background``: the tick, the announce
 workers) starts with the server, not with its first websocket: after a restart, advance bookings falling due
 and escalated rides are handled before any socket connects (docs/operations-nosocket.md).
 
+And what a socket has sent but its consumer has not read yet is bounded (``BoundedWebSocketProtocol``): the
+consumers' rate limit (``wire.LIMITS``) counts a frame when it is handled, and Daphne reads whatever arrives
+meanwhile into an unbounded queue. Measured, a client sending 1 MB frames without pause while its first
+traces were being checked had 110 MB queued in the serving process after 4 s, and its flood close came 10 s later.
+
 Its access log writes paths without query strings or receipt tokens (``backend.log_paths``).
 """
 
 from __future__ import annotations
 
+import logging
+
 from daphne import server as daphne_server
 from daphne.cli import CommandLineInterface
+from daphne.ws_protocol import WebSocketProtocol
 from twisted.internet import reactor
 
 from backend.log_paths import redacted
 
+from . import wire
+
+log = logging.getLogger(__name__)
+
 TIMEOUT_PERIOD_SECONDS = 2.0  # daphne.server.Server.timeout_checker's period
 TIMEOUT_SLICE_SECONDS = 0.1
 LISTEN_BACKLOG = 4096
+# Frames read from a socket and not yet handled by its consumer: twice what the rate limit lets through at once.
+PENDING_FRAMES = 2 * max(limits.frames.burst for limits in wire.LIMITS.values())
+PENDING_CHARS = 2 * max(limits.chars.burst for limits in wire.LIMITS.values())
 
 
 def with_backlog(endpoint: str) -> str:
     """A TCP or Unix endpoint description with ``LISTEN_BACKLOG`` unless it names a backlog (an inherited socket has its own)."""
     kind = endpoint.split(":", 1)[0]
     return endpoint if kind not in ("tcp", "unix") or ":backlog=" in endpoint else f"{endpoint}:backlog={LISTEN_BACKLOG}"
+
+
+def _length(message: dict) -> int:
+    return len(message.get("text") or message.get("bytes") or "")
+
+
+class BoundedWebSocketProtocol(WebSocketProtocol):
+    """Daphne's websocket protocol that closes a socket (4008, a flood) whose unread frames pass ``PENDING_FRAMES``
+    or ``PENDING_CHARS``, instead of queueing them: the sum is over at most ``PENDING_FRAMES`` messages."""
+
+    flooded = False
+
+    def onMessage(self, payload, isBinary):
+        if self.flooded:
+            return  # closing: nothing more is queued (Daphne's ``muted`` would also hide the disconnect from the consumer)
+        queue = getattr(self, "application_queue", None)
+        if not self.muted and queue is not None:
+            pending = queue._queue  # asyncio.Queue's deque: what the consumer has not taken yet
+            if len(pending) >= PENDING_FRAMES or sum(map(_length, pending)) + len(payload) > PENDING_CHARS:
+                log.warning("websocket from %s closed: %d frames unread", self.client_addr, len(pending))
+                self.flooded = True
+                self.sendClose(code=wire.POLICY_CLOSE, reason="flood")
+                return
+        super().onMessage(payload, isBinary)
 
 
 class IncrementalSweepServer(daphne_server.Server):
@@ -58,6 +97,15 @@ class IncrementalSweepServer(daphne_server.Server):
     def run(self):
         reactor.callLater(0, start_dispatch)  # called from within the running asyncio loop (startup triggers are not)
         super().run()
+
+    @property
+    def ws_factory(self):
+        return self._ws_factory
+
+    @ws_factory.setter
+    def ws_factory(self, factory):  # made by Daphne's ``run``: its sockets are bounded ones
+        factory.protocol = BoundedWebSocketProtocol
+        self._ws_factory = factory
 
     # --- reaping ---------------------------------------------------------------------------------
 

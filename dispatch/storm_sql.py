@@ -68,15 +68,18 @@ def _instances(model, names, rows) -> list:
     return found
 
 
-def people_for_tokens(keys, issued_after: datetime) -> dict[str, Person]:
-    """The person of each of these keys whose user is active and whose token was issued after ``issued_after``."""
+def people_for_tokens(keys, issued_after: datetime) -> dict[str, tuple[Person, datetime]]:
+    """The person of each of these keys whose user is active and whose token was issued after ``issued_after``, with
+    when the token was issued."""
     if not keys:
         return {}
     columns = ", ".join(f"d.{name}" for name in PERSON_COLUMNS)
-    sql = (f"SELECT t.key, {columns} FROM {TOKEN} t JOIN {USER} u ON u.id = t.user_id JOIN {PERSON} d ON d.user_id = u.id "
-           f"WHERE t.key IN ({marks(keys)}) AND u.is_active AND t.created > %s")
+    sql = (f"SELECT t.key, t.created, {columns} FROM {TOKEN} t JOIN {USER} u ON u.id = t.user_id "
+           f"JOIN {PERSON} d ON d.user_id = u.id WHERE t.key IN ({marks(keys)}) AND u.is_active AND t.created > %s")
     rows = _rows(sql, [*keys, _instant(issued_after)])
-    return dict(zip((key for key, *_person in rows), _instances(Person, PERSON_COLUMNS, (person for _key, *person in rows))))
+    issued = [token.created for token in _instances(Token, ("created",), ((created,) for _key, created, *_p in rows))]
+    people = _instances(Person, PERSON_COLUMNS, (person for _key, _created, *person in rows))
+    return {key: (person, created) for (key, *_rest), person, created in zip(rows, people, issued)}
 
 
 def lock_by_permit(permit_ids) -> dict[int, Cab]:

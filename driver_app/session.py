@@ -120,12 +120,21 @@ class Session:
         self._leave()
         self.login.logout()
 
+    def _session_ended(self) -> None:
+        """The central closed the socket because the token ended (4401, or a refused handshake): the login screen
+        asks for the password again (``Navigator``), at once or, during a trip, once the meter stops (``stop_trip``)."""
+        self.login.session_ended()
+        if not self.meter.running:
+            self._leave()
+
     def _leave(self) -> None:
         self.flag.go_off_duty()
         self.dispatch.close()
 
     def on_dispatch(self, msg: dict) -> None:
         """A dispatch message, on the UI thread."""
+        if msg.get("type") == "connection" and msg.get("reason") == "auth":
+            self._session_ended()
         if self.ride is not None:
             self.ride.on_message(msg)
         if self.ranks is not None:

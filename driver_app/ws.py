@@ -75,6 +75,7 @@ Post = Callable[[Callable[[], None]], None]
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 POLICY_CLOSE = 4008  # the server's policy close (suspension, not allowed, flood)
+SESSION_ENDED = 4401  # the token was revoked (a logout, a login elsewhere) or expired: the driver logs in again
 # The cab's other driver (holder or auxiliar) may have closed his app a moment ago and still count for the
 # central: a ``cab_in_use`` refusal is tried again this many times, a second or so apart, before it is final.
 CAB_IN_USE_RETRIES = 3
@@ -314,6 +315,10 @@ class WsDispatchClient:
                 self._ws, self._outbox = None, None
                 while self._exchanges:  # their answers, if any, were lost with the connection
                     self._exchanges.popleft().resolve(None, ConnectionError("connection lost"))
+            if close_code == SESSION_ENDED:  # reconnecting with this token would be refused
+                self.stopped_reason = "auth"
+                self._deliver({"type": "connection", "online": False, "reason": "auth"})
+                return
             if close_code == POLICY_CLOSE and self._refusal.get("code") == "cab_in_use" and handovers < CAB_IN_USE_RETRIES:
                 handovers += 1
             elif close_code == POLICY_CLOSE:  # suspended / not allowed: reconnecting would be refused again

@@ -73,8 +73,21 @@ def render_region() -> str:
     for shape in shapes:
         fields = [f"`{n}`: {_spec(v)}" for n, v in shape.fields.items()] + [f"`{n}`?: {_spec(v)}" for n, v in shape.optional.items()]
         out.append(f"| {shape.name} | {', '.join(fields)} |")
+    out += ["", "### Limits and close codes", "",
+            "Each socket, from its first frame: a token bucket of frames and one of characters "
+            "(`wire.LIMITS`; either spent: `error` `flood`, then 4008).", "",
+            "| role | frames: at once, per second | characters: at once, per second |", "|---|---|---|"]
+    for role, limits in wire.LIMITS.items():
+        out.append(f"| {role} | {limits.frames.burst:g}, {limits.frames.per_second:g} | "
+                   f"{_size(limits.chars.burst)}, {_size(limits.chars.per_second)} |")
+    out += ["", "| close code | meaning |", "|---|---|"]
+    out += [f"| {code} | {meaning} |" for code, meaning in sorted(wire.CLOSE_CODES.items())]
     out.append(END)
     return "\n".join(out)
+
+
+def _size(chars: float) -> str:
+    return f"{chars / 1024 / 1024:g} MiB" if chars >= 1024 * 1024 else f"{chars / 1024:g} KiB"
 
 
 def _shapes(item):

@@ -106,9 +106,7 @@ class LoginViewModel(Observable):
             if self.token != token:
                 return
             if isinstance(exc, AuthError):
-                self._forget()
-                self.error = "Sessão expirada. Entre novamente."
-                self.changed()
+                self.session_ended()
                 done(MeAnswer(None))
                 return
             saved = self.store.load(ME_FILE) or {}
@@ -125,6 +123,13 @@ class LoginViewModel(Observable):
         self._forget()
         if token:
             self.background.run(lambda: self.registry.logout(token), lambda _answer: None, lambda _exc: None)
+
+    def session_ended(self) -> None:
+        """The server no longer accepts the token (expired, or revoked by a logout or a login elsewhere): the token
+        is forgotten here and the driver is asked to log in again."""
+        self._forget()
+        self.error = "Sessão expirada. Entre novamente."
+        self.changed()
 
     def _forget(self) -> None:
         self.token = None

@@ -134,6 +134,16 @@ class Server:
             self.loop.call_soon_threadsafe(ws.transport.abort)
         self.connections.clear()
 
+    def end_sessions(self):
+        """Like the consumer when the token is revoked or expires: ``error`` ``session_ended``, then a 4401 close."""
+        async def end(ws):
+            await ws.send(json.dumps({"type": "error", "code": "session_ended", "message": "Sua sessão terminou."}))
+            await ws.close(4401)
+
+        for ws in list(self.connections):
+            asyncio.run_coroutine_threadsafe(end(ws), self.loop)
+        self.connections.clear()
+
     def close(self):
         self.loop.call_soon_threadsafe(self.stop.set)
         self.thread.join(5)
@@ -462,3 +472,28 @@ def test_close_returns_at_once_when_the_network_went_silent(handshake, bound_s):
     finally:
         for sock in [srv, *kept]:
             sock.close()
+
+
+def test_a_session_ended_by_the_central_stops_reconnecting_and_asks_to_log_in_again(server, tmp_path, clock):
+    """A logout elsewhere or an expired token closes the open socket with 4401: the client stops (reconnecting would
+    be refused), and the session forgets the token so that the login screen asks for the password again."""
+    from driver_app.session import build_session
+    from driver_app.viewmodels import Navigator
+
+    ui = UiQueue()
+    session = build_session(tmp_path / "app", demo=True, clock=clock)
+    session.login.login("demo", "demo")
+    client = WsDispatchClient(f"http://127.0.0.1:{server.port}", post=ui, backoff=(0.05,))
+    session.dispatch = client
+    try:
+        client.connect("good", session.on_dispatch)
+        assert wait_for(ui, lambda: client.online)
+        server.end_sessions()
+        assert wait_for(ui, lambda: client.stopped_reason == "auth")
+        ui.drain()
+    finally:
+        client.close()
+    assert len(server.paths) == 1  # never tried again with the dead token
+    assert not session.login.logged_in and session.login.error == "Sessão expirada. Entre novamente."
+    assert session.ride.message == "Sessão expirada: entre novamente."
+    assert Navigator().screen_for("flag", False, "", meter_running=False, logged_in=session.login.logged_in) == "login"

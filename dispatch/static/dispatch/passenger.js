@@ -267,7 +267,7 @@
           case "ride_update": onRide(msg.ride); break;
           case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); } break;
           case "error":
-            if (msg.code === "bad_token") { socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
+            if (msg.code === "bad_token" || msg.code === "session_ended") { /* session_ended: the token was replaced (erasure), then a 4401 close */ socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
             else T.notice(msg.message || "Erro.", "error");
             break;
           default: break;
