@@ -9,13 +9,9 @@ class DispatchConfig(AppConfig):
 
     def ready(self):
         from backend.ranks.services import ranks
-        from backend.trips.retention import passenger_erased
 
+        from . import credentials
         from .cabs import seen
-        from .events import announce_passenger_erased
 
         ranks.read_cabs_with(seen)  # a rank check-in by any door is judged where dispatch last saw the cab
-        passenger_erased.connect(announce_passenger_erased, dispatch_uid="dispatch.passenger_erased")
-        from . import credentials
-
-        credentials.connect()
+        credentials.connect()  # a credential that ends closes the sockets opened with it

@@ -404,18 +404,20 @@ class PassengerConsumer(_Base):
             await self._end(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")), POLICY_VIOLATION)
             return
         self.passenger = passenger
-        await self.join(events.passenger_group(passenger.pk))  # told when the token changes or the data are erased
+        await self.join(events.passenger_group(passenger.pk))  # told when the token changes (erasure)
         snapshot = await database_sync_to_async(snapshots.for_passenger)(passenger)
         for ride in snapshot["rides"]:
             await self.join(events.ride_group(ride["id"]))
         await self.send_json(snapshot)
 
+    def refusal_before_reading(self, text: str | None) -> dict | None:
+        """Before ``auth`` nothing else is read (and the rate limit already counted the frame)."""
+        if self.passenger is None and not (text is not None and len(text) <= AUTH_FRAME_CHARS and _is_auth_frame(text)):
+            return wire.ERROR(code="auth_required", message=_("Envie primeiro a mensagem “auth” com o seu token."))
+        return None
+
     async def relay(self, event):
         kind = event["message"].get("type")
-        if kind == wire.PASSENGER_ERASED.type:
-            await self._end(wire.ERROR(code="passenger_erased", message=_("Seus dados foram apagados: esta conexão foi encerrada.")),
-                            POLICY_VIOLATION)
-            return
         if kind == wire.CREDENTIAL_CHANGED.type:
             current = await database_sync_to_async(rides.passenger_by_token)(self.passenger.token)
             if current is None or current.pk != self.passenger.pk:

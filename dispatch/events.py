@@ -93,12 +93,6 @@ def announce_compliance_change(permit_id: int) -> None:
     announce(cab_group(permit_id), wire.COMPLIANCE_CHANGED(permit_id=permit_id))
 
 
-def announce_passenger_erased(sender=None, *, passenger_id: int, **kwargs) -> None:
-    """Tell the passenger's open sockets, once the erasure commits, that they must close (receiver of
-    ``backend.trips.retention.passenger_erased``)."""
-    announce(passenger_group(passenger_id), wire.PASSENGER_ERASED(passenger_id=passenger_id))
-
-
 def start_outbox() -> None:
     """Send this process's announcements from the running event loop (called on it when the server starts, or by the first websocket)."""
     global _loop, _outbox, _sender

@@ -235,9 +235,6 @@ HEALTH = Frame("health", (OPERATOR_ROLE,), {
     since="1.5")
 # Internal: sent to the cab's group, never to a socket (the consumer re-checks the registry).
 COMPLIANCE_CHANGED = Frame("compliance_changed", (), {"permit_id": int}, "internal: the cab's driver must be checked again")
-# Internal: sent to the passenger's group when they erased their data; their sockets send an `error` and close.
-PASSENGER_ERASED = Frame("passenger_erased", (), {"passenger_id": int},
-                         "internal: the passenger erased their data (LGPD): their sockets close")
 
 # Internal: sent to a driver's cab group or a passenger's group when a credential may have ended (a logout, a new
 # login, a password change, a passenger's erasure): each socket there checks its own credential again.
@@ -272,8 +269,7 @@ SESSION_ENDED = 4401
 LAYER_LOST = 4503
 CLOSE_CODES = {
     POLICY_CLOSE: "policy: a flood (`flood`), a driver the registry does not allow (`not_allowed`, `suspended`), a "
-                  "cab another person drives (`cab_in_use`), a bad passenger token (`bad_token`), a passenger who "
-                  "erased their data (`passenger_erased`)",
+                  "cab another person drives (`cab_in_use`), a bad passenger token (`bad_token`)",
     SESSION_ENDED: "the credential ended: at the driver's handshake, refused (HTTP 403); on an open socket, after an "
                    "`error` `session_ended`, when the token was revoked (logout, a new login, a password change, a "
                    "passenger's erasure) or expired (`AUTH_TOKEN_TTL_HOURS`). The client asks the person to log in again",

@@ -9,7 +9,8 @@ one run finishes every eligible row.
 A passenger's erasure (:func:`erase_passenger`) reaches everything that names or follows them: their bookings
 (scheduled ones cancelled), their rides' addresses and traces, their ratings' comments, their complaints' texts
 (the complaint stays, anonymised), the receipts' links (revoked: ``backend.receipts.receipts.linkable``) and
-their open sockets (closed: :data:`passenger_erased`, which dispatch turns into an on-commit announcement).
+their open sockets (the token is replaced, and dispatch closes every socket opened with the old one:
+``dispatch.credentials``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
-from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,10 +36,6 @@ from .redaction import redact
 
 BATCH = 1000
 COARSE_DIGITS = 2  # an anonymised ride keeps its pickup and destination to ~1 km (zone statistics), no closer
-
-#: Sent with ``passenger_id`` inside the erasure's transaction; dispatch (which backend may not import) announces
-#: it on commit to the passenger's sockets, which close.
-passenger_erased = Signal()
 
 
 class PassengerHasOpenRide(Exception):
@@ -157,7 +153,6 @@ def erase_passenger(passenger_id: int, now: datetime | None = None) -> Passenger
     passenger.name, passenger.phone, passenger.anonymised_at = "", "", now
     passenger.token = secrets.token_urlsafe(32)  # nobody holds this one: the old token no longer authenticates
     passenger.save(update_fields=["name", "phone", "anonymised_at", "token"])
-    passenger_erased.send(sender=Passenger, passenger_id=passenger.pk)
     return passenger
 
 

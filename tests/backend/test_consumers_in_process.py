@@ -179,7 +179,7 @@ def test_an_erased_passengers_open_socket_is_told_and_closed(drivers):
         await mine.ask("snapshot", type="auth", token=passenger.token)
         await database_sync_to_async(erase_passenger)(passenger.pk)
         error = await mine.recv()
-        assert (error["type"], error["code"]) == ("error", "passenger_erased")
+        assert (error["type"], error["code"]) == ("error", "session_ended")
         assert (await mine.recv())["type"] == "closed"
         await mine.ws.disconnect()
 

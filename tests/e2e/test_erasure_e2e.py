@@ -15,6 +15,8 @@ import pytest
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 
+from dispatch import wire
+
 from . import client as ws
 from .conftest import Platform
 
@@ -65,12 +67,12 @@ def test_erasure_closes_the_open_socket_and_the_access_log_names_nobody(daphne):
         status, _ = await asyncio.to_thread(http, port, "DELETE", "/api/passengers/me/", None, token)
         assert status == 204
         error = await passenger.recv_until("error")
-        assert error["code"] == "passenger_erased"
+        assert error["code"] == "session_ended"
         with pytest.raises(ConnectionClosed) as closed:
             await asyncio.wait_for(passenger.ws.recv(), 10)
         return closed.value.rcvd.code
 
-    assert asyncio.run(erase_while_connected()) == 4008
+    assert asyncio.run(erase_while_connected()) == wire.SESSION_ENDED
     assert http(port, "GET", "/api/bookings/", token=token)[0] == 401  # the old token is dead
 
     log_file = daphne.tmp / f"daphne-{port}.log"
