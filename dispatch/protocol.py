@@ -19,7 +19,7 @@ from backend.api.fields import AwareDateTimeField
 from taxilaw.cancellation import CancelReason
 from zones.boundary import inside_municipality, outside_reason
 
-VERSION = (1, 4)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 5)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 MAX_DEPTH = 8  # the deepest inbound frame is 3 levels (ride_complete: frame, trace, fix); room for optional extras
 
