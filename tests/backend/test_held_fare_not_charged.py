@@ -3,6 +3,7 @@
 The issue's case: a ride completed at R$ 4.999,99 while the server recomputed R$ 8,90. docs/payments.md.
 """
 
+import subprocess
 from datetime import timedelta
 from decimal import Decimal
 
@@ -71,6 +72,17 @@ def test_a_held_fare_has_no_br_code_and_its_payment_is_refused_in_portuguese(hel
     assert body["payment"] is None and body["fare_review"]["title"] == "Valor em revisão"
     assert "Não pague agora" in body["fare_review"]["message"] and "DIMUTRAN" in body["fare_review"]["message"]
     assert passenger.get(f"/api/rides/{ride.pk}/payment/").status_code == 404
+    # the ride history and the receipt say so too, instead of "Total pago"
+    [row] = passenger.get("/api/passenger/rides/").json()["results"]
+    assert row["fare_review"]["title"] == "Valor em revisão"
+    receipt = passenger.get(f"/api/passenger/rides/{ride.pk}/receipt/").json()
+    assert receipt["fare_review"]["code"] == "payment_fare_held"
+    page = APIClient().get(receipt["links"]["screen"]).content.decode()
+    assert "Valor em revisão" in page and "Não pague agora" in page and "Total pago" not in page
+    pdf = APIClient().get(receipt["links"]["pdf"])
+    text = subprocess.run(["pdftotext", "-", "-"], input=b"".join(pdf.streaming_content) if pdf.streaming else pdf.content,
+                          capture_output=True, check=True).stdout.decode()
+    assert "Valor em revisão" in text and "Total pago" not in text
 
 
 def test_after_dimutran_decides_it_is_payable_and_lands_in_a_statement(held):
@@ -83,6 +95,7 @@ def test_after_dimutran_decides_it_is_payable_and_lands_in_a_statement(held):
     assert released.status_code == 200 and released.json()["fare_held"] is False
     ride.refresh_from_db()
     assert "fare_review" not in snapshots.ride(ride)
+    assert passenger.get(f"/api/passenger/rides/{ride.pk}/receipt/").json()["fare_review"] is None
     charge = passenger.get(f"/api/rides/{ride.pk}/pix/")
     assert charge.status_code == 200 and pix.parse(charge.json()["payload"])["54"] == "4999.99"
     assert driver.post(f"/api/rides/{ride.pk}/payment/", {"method": "cash"}, format="json").status_code == 201
