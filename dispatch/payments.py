@@ -1,19 +1,34 @@
-"""``/api/rides/<id>/payment/``: the payments API (backend.payments.api.views) plus the announcement of the paid ride.
+"""``/api/rides/<id>/payment/`` and ``/api/rides/<id>/release-fare/``: the payments API
+(backend.payments.api.views) and DIMUTRAN's release of a held fare (backend.trips.api.views), plus the
+announcement of the ride.
 
 Backend apps never import dispatch; the websocket side tells the ride's passenger and the operators, once the
-payment is committed (``events.announce``), so the console and the passenger page show it (docs/payments.md).
+payment or the release is committed (``events.announce``), so the console and the passenger page show it: the
+payment, or the fare no longer "em revisão" and payable (docs/payments.md).
 """
 
 from backend.payments.api import views as payments_api
+from backend.trips.api import views as trips_api
+from backend.trips.models import Ride
 
-from . import events, snapshots
+from . import events, snapshots, wire
+
+
+def _announce(ride: Ride) -> None:
+    frame = wire.RIDE_UPDATE(ride=snapshots.ride(ride))
+    events.announce(events.ride_group(ride.pk), frame)
+    events.announce(events.OPERATORS, frame)
 
 
 class RidePaymentView(payments_api.RidePaymentView):
     def post(self, request, ride_id: int):
         response = super().post(request, ride_id)
-        ride = self.recorded.ride
-        frame = {"type": "ride_update", "ride": snapshots.ride(ride)}
-        events.announce(events.ride_group(ride.pk), frame)
-        events.announce(events.OPERATORS, frame)
+        _announce(self.recorded.ride)
+        return response
+
+
+class ReleaseFareView(trips_api.ReleaseFareView):
+    def post(self, request, pk: int):
+        response = super().post(request, pk)
+        _announce(Ride.objects.select_related("cab", "passenger").get(pk=pk))
         return response

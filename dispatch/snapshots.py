@@ -75,6 +75,9 @@ def ride(ride: Ride) -> dict:
     deadline = give_up.gives_up_at(ride)
     if deadline is not None:
         body["gives_up_at"] = _dt(deadline)
+    review = payment_snapshot.fare_review(ride)
+    if review is not None:
+        body["fare_review"] = review  # 1.5: a fare held for DIMUTRAN's review is not charged yet
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
         body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None

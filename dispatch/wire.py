@@ -89,6 +89,7 @@ CAB = Shape("cab", {"id": int, "permit_id": int, "permit": str, "status": CAB_ST
                     "lat": Nullable(float), "lon": Nullable(float), "zone": str, "driver": Nullable(str)})
 PAYMENT = Shape("payment", {"method": str, "method_display": str, "collector": str, "receiver": str, "amount": DECIMAL},
                 optional={"pix": str, "pix_qr": str})  # 1.3 (docs/payments.md)
+FARE_REVIEW = Shape("fare review", {"code": str, "title": str, "message": str})  # 1.5 (docs/payments.md)
 RIDE = Shape("ride", {
     "id": int, "version": int, "status": RIDE_STATUSES, "pickup": POINT, "destination": Nullable(POINT),
     "passenger": str, "escalated": bool, "requested_at": Nullable(DATETIME), "accepted_at": Nullable(DATETIME),
@@ -101,7 +102,9 @@ RIDE = Shape("ride", {
              "gives_up_at": DATETIME,
              # 1.4, to the ride's driver only: the passenger's phone, when "Cheguei" was said and from when a
              # no-show may be recorded (taxilaw.cancellation)
-             "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME)})
+             "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME),
+             # 1.5: present while the fare is held for DIMUTRAN's review: not charged, no BR Code, not payable
+             "fare_review": FARE_REVIEW})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
 OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn", "cancelled"))

@@ -467,7 +467,7 @@ def _ride_result(answer: Optional[dict[str, Any]], error: Optional[BaseException
     if error is not None or answer is None:
         return _unanswered(error or ConnectionError())
     if answer.get("type") == "ride_updated":
-        return TripResult.confirmed()
+        return TripResult.confirmed(answer)  # its fare_held, if any, tells the payment screen not to charge
     if answer.get("type") == "pong":  # no answer of its own: a server before protocol 1.2; sent again later
         return TripResult.queued("no_answer", retry_in=RETRY_S)
     code, message = answer.get("code", ""), str(answer.get("message", ""))

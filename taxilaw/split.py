@@ -370,12 +370,29 @@ def payment_collector(method: str, *, driver_is_holder: bool, pix_receiver: str 
     return PARTY_HOLDER if whose == PIX_TO_HOLDER else PARTY_AUXILIARY
 
 
+def check_charge(fare_held: bool) -> Decision:
+    """May a completed ride's fare be charged to the passenger now: a Pix BR Code shown, a payment recorded?
+
+    Art. 43 makes the meter's total the fare "a ser cobrado do usuário". A total held for DIMUTRAN's review
+    (``taxilaw.meter.fare_hold``: far beyond the server's recomputation over the trip's trace, Art. 45, §5) is
+    not yet known to be what the meter lawfully registered, so it is not charged, paid nor settled until DIMUTRAN
+    decides; then the ride is charged and enters a statement like any other (a late one if its week has closed).
+    """
+    if fare_held:
+        return Decision.refuse(Reason(
+            "Art. 43", "payment_fare_held",
+            _("O valor desta corrida está em revisão pela DIMUTRAN: não pode ser cobrado nem registrado como pago "
+              "até a decisão. O passageiro não paga agora; depois da decisão o valor a pagar aparece na corrida."),
+            {}), articles=("Art. 45, §5",))
+    return Decision.allow("Art. 43")
+
+
 def check_payment(method: str, fare: Optional[Decimal], *, card_machine: str = PIX_TO_DRIVER,
                   receiver_has_key: bool = True) -> Decision:
     """May a completed ride's fare (Art. 43: the meter's total) be recorded as paid this way?
 
     A known method; Pix and card need a fare above zero; Pix needs a key on the receiver's registry record; a
-    card machine is the driver's or the holder's.
+    card machine is the driver's or the holder's. Whether it may be charged at all is :func:`check_charge`.
     """
     reasons = []
     if method not in PAYMENT_METHODS:

@@ -24,6 +24,7 @@ from taxilaw.split import (
     METHOD_PIX,
     PIX_TO_DRIVER,
     PIX_TO_HOLDER,
+    check_charge,
     check_payment,
     payment_collector,
 )
@@ -88,7 +89,10 @@ class PixCharge:
 
 
 def pix_charge(ride: Ride) -> PixCharge | None:
-    """The BR Code for the ride's fare on the receiver's key; ``None`` without a fare or a key."""
+    """The BR Code for the ride's fare on the receiver's key; ``None`` without a fare or a key.
+
+    A fare held for DIMUTRAN's review is refused with its pt-BR reason (``taxilaw.split.check_charge``)."""
+    require(check_charge(ride.fare_held), "ride")
     receiver = pix_receiver_of(ride) if ride.driver_id else None
     key = PixKey.objects.filter(person=receiver).first() if receiver else None
     if key is None or not ride.fare or ride.fare <= 0:
@@ -106,9 +110,10 @@ def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str =
     """Record once how the driver says the fare of a completed ride was paid, and who received it.
 
     Refused with a pt-BR reason: a ride not driven by ``by`` (404 for the API), not completed, already paid, a
-    method it cannot have (``check_payment``), or a ride already counted by a closed statement: its settlement
-    is closed (docs/readings-statements.md). A ride of a closed week not counted yet (a late ride) may be paid:
-    the next closing carries it with its payment.
+    fare held for DIMUTRAN's review (``check_charge``), a method it cannot have (``check_payment``), or a ride
+    already counted by a closed statement: its settlement is closed (docs/readings-statements.md). A ride of a
+    closed week not counted yet (a late ride) may be paid: the next closing carries it with its payment. The
+    ride's row lock is the one the weekly closing takes before it reads the payments (``statements.services``).
     """
     now = now or timezone.now()
     try:
@@ -122,6 +127,7 @@ def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str =
                         gettext_noop("Só se registra o pagamento de uma corrida concluída."), "ride")
             if RidePayment.objects.filter(ride=ride).exists():
                 _already_recorded()
+            require(check_charge(ride.fare_held), "ride")  # held for DIMUTRAN's review: not paid until decided
             if hasattr(ride, "statement_entry"):
                 _refuse("payment_week_closed", gettext_noop(
                     "Esta corrida já foi contada num extrato fechado; o pagamento não pode mais ser registrado."), "ride")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from backend.trips.models import RideStatus
 from taxilaw import pix
-from taxilaw.split import METHOD_PIX
+from taxilaw.split import METHOD_PIX, check_charge
 
 #: The city on every BR Code (field 60): the fares are collected in Muriaé.
 MERCHANT_CITY = "MURIAE"
@@ -35,3 +36,18 @@ def payment(ride) -> dict | None:
                                      txid=txid(ride.pk))
         body["pix_qr"] = pix.qr_data_uri(body["pix"])
     return body
+
+
+def fare_review(ride) -> dict | None:
+    """``{code, title, message}`` while a completed ride's fare waits for DIMUTRAN's review, else ``None``.
+
+    Such a fare is not charged (``taxilaw.split.check_charge``): the passenger page and the driver app show
+    "Valor em revisão" and what happens next instead of a BR Code; the payment is recorded after the decision."""
+    if ride.status != RideStatus.COMPLETED:
+        return None
+    decision = check_charge(ride.fare_held)
+    if decision.allowed:
+        return None
+    return {"code": decision.reasons[0].code, "title": _("Valor em revisão"),
+            "message": _("A DIMUTRAN está conferindo o valor registrado pelo taxímetro. Não pague agora: quando a "
+                         "conferência terminar, o valor a pagar aparece aqui e o motorista registra o pagamento.")}

@@ -60,8 +60,13 @@ def receipt_pdf(data: dict) -> bytes:
         pdf.cell(width * 0.75, 5, text, border="B")
         pdf.cell(width * 0.25, 5, line["amount_display"], border="B", align="R", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, "B", 10)
-    pdf.cell(width * 0.75, 7, _("Total pago (o que o taxímetro mostrou, Art. 43)"))
+    review = data.get("fare_review")
+    pdf.cell(width * 0.75, 7, f"{review['title']}: {_('o taxímetro mostrou (não pague agora)')}" if review
+             else _("Total pago (o que o taxímetro mostrou, Art. 43)"))
     pdf.cell(width * 0.25, 7, data["fare_display"], align="R", new_x="LMARGIN", new_y="NEXT")
+    if review:
+        pdf.set_font(FONT, "", 8)
+        pdf.multi_cell(width, 4, review["message"], new_x="LMARGIN", new_y="NEXT")
     _draw_route(pdf, data["route"]["sketch"], width)
     pdf.set_font(FONT, "", 7)
     if data["tariff_decree"]:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
+from backend.payments.snapshot import fare_review
 from backend.tariffs.formatting import brl
 from taxilaw import receipt as law
 from taxilaw.i18n import gettext_noop
@@ -109,6 +110,7 @@ def receipt(ride) -> dict:
         "driver": creds.get("driver"),
         "fare": str(ride.fare) if ride.fare is not None else None,
         "fare_display": brl(ride.fare),
+        "fare_review": fare_review(ride),  # held for DIMUTRAN's review: not charged yet (taxilaw.split.check_charge)
         "meter_disagreement": ride.meter_disagreement,
         "lines": [dict(line.to_dict(), label=_(line.label), quantity=line.quantity.replace(".", ","),
                        amount_display=brl(line.amount)) for line in lines],

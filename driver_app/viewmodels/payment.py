@@ -6,6 +6,10 @@ key the authorization names (``pix_terms``, cached in ``pix_terms.json`` at logi
 (:meth:`PaymentViewModel.on_trip_confirmed`: a dispatched ride completed, a street or ponto trip given its
 number), since only a completed ride can be paid. A refusal is shown and the entry dropped; offline it waits.
 The terms and the payments are sent off the UI thread (``Background``), one payment in flight at a time.
+
+A fare the central holds for DIMUTRAN's review (the answer's ``fare_held``, Art. 43) is not charged
+(``taxilaw.split.check_charge``): the screen says "Valor em revisão", withdraws a QR already shown, drops the
+trip's queued payment and records none; the server refuses one all the same (``payment_fare_held``).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from decimal import Decimal
 from typing import Any, Callable, Optional
 
 from taxilaw import pix
-from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX
+from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX, check_charge
 
 from ..background import Background
 from ..clients import PaymentsClient, RejectedError
@@ -25,6 +29,7 @@ from .base import Observable
 TERMS_FILE = "pix_terms"
 QUEUE_FILE = "payment_queue"
 METHOD_TEXTS = {METHOD_CASH: "Dinheiro", METHOD_PIX: "Pix", METHOD_CARD: "Cartão"}
+REVIEW_TEXT = "Valor em revisão pela DIMUTRAN: não cobre o passageiro agora."
 
 
 class PaymentViewModel(Observable):
@@ -47,6 +52,7 @@ class PaymentViewModel(Observable):
         self.message = ""
         self.numbered: dict[str, int] = {}  # trip_id -> ride number of the trips the central recorded
         self.sending: Optional[dict[str, Any]] = None  # the queue entry handed to the client, its answer not back
+        self.under_review = False  # the central holds this trip's fare for DIMUTRAN's review: nothing is charged
 
     # -- terms ----------------------------------------------------------------------------------
 
@@ -67,17 +73,21 @@ class PaymentViewModel(Observable):
         """A trip ended with this fare: ask how it is paid."""
         self.fare, self.trip_id = Decimal(str(fare)), trip_id
         self.ride_id = ride_id or self.numbered.get(trip_id)
-        self.method, self.pix_payload, self.message = None, "", ""
+        self.method, self.pix_payload, self.message, self.under_review = None, "", "", False
         self.changed()
 
     @property
     def pending(self) -> bool:
-        """A trip ended and its payment is not chosen yet."""
-        return self.fare is not None and self.method is None
+        """A trip ended and its payment is not chosen yet (nor held for DIMUTRAN's review)."""
+        return self.fare is not None and self.method is None and not self.under_review
 
     def choose(self, method: str, card_machine: str = "driver") -> None:
         """Record the method (queued; sent when the ride has its number on the server); Pix shows the QR."""
         if self.fare is None or method not in METHOD_TEXTS:
+            return
+        if self.under_review:
+            self.message = check_charge(True).reasons[0].message
+            self.changed()
             return
         if method == METHOD_PIX:
             if not self.terms.get("key"):
@@ -104,6 +114,8 @@ class PaymentViewModel(Observable):
         ride_id = (answer or {}).get("ride_id") or trip.get("ride_id")
         if not ride_id:
             return
+        if (answer or {}).get("fare_held"):
+            self._held(trip.get("trip_id"), answer["fare_held"])
         self.numbered = {**dict(list(self.numbered.items())[-49:]), trip.get("trip_id"): ride_id}
         if self.trip_id == trip.get("trip_id") and not self.ride_id:
             self.ride_id = ride_id
@@ -112,6 +124,15 @@ class PaymentViewModel(Observable):
                 entry["ride_id"], entry["recorded"] = entry.get("ride_id") or ride_id, True
         self.store.save(QUEUE_FILE, self.queue)
         self.flush()
+
+    def _held(self, trip_id: Optional[str], reasons: list[dict[str, Any]]) -> None:
+        """The central holds the trip's fare for DIMUTRAN's review: its payment is not recorded nor its QR shown."""
+        self.queue = [e for e in self.queue if e["trip_id"] != trip_id]
+        self.store.save(QUEUE_FILE, self.queue)
+        if self.trip_id == trip_id:
+            self.under_review, self.method, self.pix_payload = True, None, ""
+            self.message = str(reasons[0].get("message", "")) if reasons else ""
+        self.changed()
 
     def flush(self) -> None:
         """Send the queued payments whose trip the central recorded, in order, one at a time off the UI thread;
@@ -144,7 +165,7 @@ class PaymentViewModel(Observable):
 
     def done(self) -> None:
         """Back to the meter: the payment screen closes."""
-        self.fare, self.method, self.pix_payload = None, None, ""
+        self.fare, self.method, self.pix_payload, self.under_review = None, None, "", False
         self.changed()
 
     # -- display ---------------------------------------------------------------------------------
@@ -155,6 +176,8 @@ class PaymentViewModel(Observable):
 
     @property
     def method_text(self) -> str:
+        if self.under_review:
+            return REVIEW_TEXT
         return f"Pagamento: {METHOD_TEXTS[self.method]}" if self.method else "Como o passageiro vai pagar?"
 
     @property

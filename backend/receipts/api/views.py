@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from backend.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsPassenger
+from backend.payments import snapshot as payment_snapshot
 from backend.tariffs.formatting import brl
 from backend.trips.models import Ride
 
@@ -42,6 +43,7 @@ class PassengerRidesView(_PassengerView, ListAPIView):
             "requested_at": r.requested_at.isoformat(), "completed_at": r.completed_at.isoformat() if r.completed_at else None,
             "pickup_address": r.pickup_address, "destination_address": r.destination_address,
             "fare": str(r.fare) if r.fare is not None else None, "fare_display": brl(r.fare),
+            "fare_review": payment_snapshot.fare_review(r),  # held for DIMUTRAN's review: not charged yet
             "permit": (r.credentials or {}).get("permit", ""),
             "receipt": receipts.links(r) if r.status == "completed" else None,
         } for r in page]

@@ -4,6 +4,5 @@ from . import views
 
 urlpatterns = [
     path("reports/driver-cancellations/", views.DriverCancellationReportView.as_view(), name="driver-cancellation-report"),
-    path("rides/<int:pk>/release-fare/", views.ReleaseFareView.as_view(), name="ride-release-fare"),
     path("passengers/me/", views.PassengerErasureView.as_view(), name="passenger-erasure"),
 ]

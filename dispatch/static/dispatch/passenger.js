@@ -171,7 +171,11 @@
     var fare = document.getElementById("ride-fare");
     fare.hidden = !ride.fare;
     if (ride.fare) fare.textContent = "Valor pago (taxímetro, Art. 43): " + T.fmtMoney(ride.fare);
-    var pay = ride.payment;
+    // A fare held for DIMUTRAN's review is not charged: no amount to pay, no Pix, what happens next instead
+    var review = ride.fare_review;
+    document.getElementById("fare-review").hidden = !review;
+    if (review) { fare.hidden = true; text("fare-review-title", review.title); text("fare-review-message", review.message); }
+    var pay = review ? null : ride.payment;
     document.getElementById("ride-payment").hidden = !pay;
     document.getElementById("pix-box").hidden = !(pay && pay.pix);
     if (pay) {

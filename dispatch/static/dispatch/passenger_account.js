@@ -141,7 +141,7 @@
       el("strong", { text: "nº " + r.id + " · " + T.fmtDate(r.requested_at) }), " ",
       el("span", { class: "badge", text: r.status_label }),
       el("p", { class: "meta", text: (r.pickup_address || "embarque marcado no mapa") + (r.destination_address ? " → " + r.destination_address : "") +
-        (r.fare ? " · " + T.fmtMoney(r.fare) : "") + (r.permit ? " · permissão " + r.permit : "") })
+        (r.fare ? " · " + (r.fare_review ? r.fare_review.title : T.fmtMoney(r.fare)) : "") + (r.permit ? " · permissão " + r.permit : "") })
     ]);
     if (r.receipt) {
       li.appendChild(el("a", { href: r.receipt.screen, target: "_blank", rel: "noopener", class: "receipt-link", text: "Recibo" }));
