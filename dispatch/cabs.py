@@ -183,8 +183,10 @@ def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
 
 
 def seen(permit_id: int) -> rank_services.CabSeen | None:
-    """The cab's last flushed position and whether it serves a ride, for the rank check-in's every door."""
-    row = Cab.objects.filter(permit_id=permit_id).values_list("lat", "lon", "status").first()
+    """The cab's last flushed position and whether it serves a ride, for the rank check-in's every door. Its row is
+    locked (the check-in's transaction): an accept of the same cab, which locks it too, goes before or after, so a
+    check-in never lands on a cab that has just taken a ride."""
+    row = Cab.objects.select_for_update().filter(permit_id=permit_id).values_list("lat", "lon", "status").first()
     if row is None:
         return None
     lat, lon, status = row

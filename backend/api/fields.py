@@ -59,7 +59,9 @@ class PlaceSerializer(PointSerializer):
 
     address = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
-    def validate(self, data):
-        if not inside_municipality(data["lon"], data["lat"]):
-            raise serializers.ValidationError(outside_reason(data["lon"], data["lat"]).render(gettext))
-        return data
+    def run_validation(self, data=serializers.empty):
+        value = super().run_validation(data)
+        if value is not None and not inside_municipality(value["lon"], value["lat"]):
+            # Raised here, not in ``validate``: the refusal is the field's own list ({"destination": [...]}).
+            raise serializers.ValidationError([outside_reason(value["lon"], value["lat"]).render(gettext)])
+        return value

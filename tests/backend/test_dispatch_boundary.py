@@ -23,7 +23,7 @@ def test_a_pickup_outside_the_municipality_is_refused_naming_it(lat, lon):
         protocol.parse("passenger", frame("ride_request", pickup={"lat": lat, "lon": lon}))
     error = wire.error(err.value)
     assert error["code"] == "invalid"
-    assert "fora do município de Muriaé" in error["fields"]["pickup"]["non_field_errors"][0]
+    assert "fora do município de Muriaé" in error["fields"]["pickup"][0]
 
 
 @pytest.mark.article("Art. 25")
@@ -32,7 +32,7 @@ def test_an_operator_ride_with_a_destination_outside_is_refused():
         protocol.parse("operator", frame("ride_create", caller_name="Ana", caller_phone="32999990000",
                                          pickup={"lat": PICKUP[0], "lon": PICKUP[1]},
                                          destination={"lat": -22.9, "lon": -43.2}))  # Rio de Janeiro
-    assert "fora do município de Muriaé" in wire.error(err.value)["fields"]["destination"]["non_field_errors"][0]
+    assert "fora do município de Muriaé" in wire.error(err.value)["fields"]["destination"][0]
 
 
 @pytest.mark.article("Art. 25")

@@ -119,17 +119,16 @@ def test_the_throttles_count_each_authenticated_passenger(working_cab, monkeypat
 @pytest.mark.parametrize("place", OUTSIDE)
 def test_a_destination_outside_muriae_is_refused_by_every_door(place):
     booking = book(passenger_client(Passenger.objects.create(name="Maria", phone="32999990000")), destination=place)
-    assert booking.status_code == 400 and "fora do município de Muriaé" in json.dumps(booking.json()["destination"],
-                                                                                     ensure_ascii=False)
+    assert booking.status_code == 400 and "fora do município de Muriaé" in booking.json()["destination"][0]
     estimate = APIClient().post("/api/fare-estimate/", {"origin": PICKUP, "destination": place}, format="json")
-    assert estimate.status_code == 400 and "fora do município" in json.dumps(estimate.json()["destination"], ensure_ascii=False)
+    assert estimate.status_code == 400 and "fora do município" in estimate.json()["destination"][0]
     assert not Booking.objects.exists()
     for role, frame in (("passenger", {"type": "ride_request", "pickup": PICKUP, "destination": place}),
                         ("operator", {"type": "ride_create", "pickup": PICKUP, "destination": place,
                                       "caller_name": "Dona Zica", "caller_phone": "3237210000"})):
         with pytest.raises(protocol.ProtocolError) as refused:
             protocol.parse(role, json.dumps(frame))
-        assert "destination" in refused.value.fields and "fora do município" in json.dumps(refused.value.fields, ensure_ascii=False)
+        assert "fora do município" in refused.value.fields["destination"][0]
     inside = {"type": "ride_request", "pickup": PICKUP, "destination": RODOVIARIA}
     assert protocol.parse("passenger", json.dumps(inside))[1]["destination"]["address"] == "Rodoviária"
 
