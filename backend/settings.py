@@ -138,7 +138,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A connection budget per process (psycopg's pool, through Django's pool option): at most DATABASE_POOL_SIZE
     # connections, each back in the pool at the end of its request or database call, whatever the number of threads
     # (ASGI's per-request threads, Channels', the tick's). A request that finds them all busy waits up to
-    # DATABASE_POOL_TIMEOUT seconds, then gets a 503 (backend.error_views). The arithmetic: docs/operations-degraded.md.
+    # DATABASE_POOL_TIMEOUT seconds, then gets a 503 (backend.error_views). The arithmetic: docs/operations.md.
     DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
     if DATABASE_POOL_SIZE:
         if DATABASES["default"]["CONN_MAX_AGE"]:
@@ -153,7 +153,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # A pool that waits for a free connection instead of failing (dispatch.layers), sized by the arithmetic
-            # of docs/operations-nosocket.md: each command holds a connection one round trip, Redis runs one at a time.
+            # of docs/operations.md: each command holds a connection one round trip, Redis runs one at a time.
             "BACKEND": "dispatch.layers.WaitingPoolRedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle blocking reads unless told not to.

@@ -1,4 +1,4 @@
-"""PostgreSQL connections under load: compose's old persistent connections against the pool (docs/operations-degraded.md).
+"""PostgreSQL connections under load: compose's old persistent connections against the pool (docs/operations.md).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/taxi_bench REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/db_connections_bench.py [--requests 2400] [--clients 50]

@@ -1,7 +1,7 @@
 """Escalated rides (no cab could take them): offered again when a cab frees, given up after ``dispatch.give_up``.
 
 A ride escalates to the operators when no cab may take it (``offers.offer_next``); before, nothing offered it
-again when a cab freed (docs/operations-nosocket.md). Every serving process's tick retries a few of them every ``RETRY_EVERY_SECONDS`` (:func:`retry`) through the offer path itself
+again when a cab freed (docs/operations.md). Every serving process's tick retries a few of them every ``RETRY_EVERY_SECONDS`` (:func:`retry`) through the offer path itself
 (``offers.offer_escalated``: the rank queue, the nearest free cab, the registry's compliance at offer time, one
 pending offer per cab, the ride's lock), and cancels those whose time ran out (:func:`give_up`). The operators
 can still assign one by hand meanwhile.

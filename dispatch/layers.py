@@ -78,7 +78,7 @@ class WaitingPoolRedisChannelLayer(RedisChannelLayer):
 
     Its stock pool raises ``MaxConnectionsError`` the moment more commands are in flight on one event loop than
     ``max_connections``: in the 16-core benchmark thousands of sockets connecting at once (a ``group_add`` each)
-    took every connection and announcements failed (docs/operations-nosocket.md). This pool makes a command wait
+    took every connection and announcements failed (docs/operations.md). This pool makes a command wait
     its turn, up to ``pool_timeout`` seconds; after that it fails (``redis.ConnectionError``) and the announcement
     outbox tries again (``dispatch.events``).
     """

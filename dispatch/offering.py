@@ -124,7 +124,7 @@ def _die_with(parent: int) -> None:
     On Linux the kernel kills it (``prctl(PR_SET_PDEATHSIG)``, one system call through ctypes: the packages that
     wrap prctl are unmaintained or need a compiler), even while it is stuck in a statement holding the
     interpreter lock; elsewhere a thread watches ``os.getppid()``. With its workers gone, multiprocessing's
-    ``resource_tracker`` reads the end of its pipe and exits too (docs/operations-presence.md).
+    ``resource_tracker`` reads the end of its pipe and exits too (docs/operations.md).
     """
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -9,7 +9,7 @@ sweeps it). One person drives a cab at a time: a second driver is refused while 
 A process that stalls (SIGSTOP, a swap storm, a paused VM) longer than its lease is swept by the others
 while its sockets stay open. It finds out on its next renewal (the lease had lapsed) and proves its rows
 against the sockets it holds (:func:`registered_channels`, ``dispatch.holding``): every socket whose row
-is gone is recorded again (docs/operations-presence.md).
+is gone is recorded again (docs/operations.md).
 """
 
 from __future__ import annotations

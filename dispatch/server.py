@@ -24,7 +24,7 @@ storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that 
 
 And the process's dispatch work (``dispatch.background``: the tick, the announcement outbox, the offering
 workers) starts with the server, not with its first websocket: after a restart, advance bookings falling due
-and escalated rides are handled before any socket connects (docs/operations-nosocket.md).
+and escalated rides are handled before any socket connects (docs/operations.md).
 
 And what a socket has sent but its consumer has not read yet is bounded (``BoundedWebSocketProtocol``): the
 consumers' rate limit (``wire.LIMITS``) counts a frame when it is handled, and Daphne reads whatever arrives
