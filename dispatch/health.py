@@ -21,6 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from backend.scheduler import heartbeat
+from backend.tariffs.formatting import br_number
 
 from . import events, metrics, presence, wire
 from .models import Cab, CabConnection
@@ -116,6 +117,6 @@ def _tick() -> dict:
     if age is None:
         return _failed("o ciclo de despacho ainda não rodou neste processo")
     if age > limit:
-        return _failed(f"o ciclo de despacho deste processo não roda há {age:.1f} s (limite {limit:.0f} s: "
+        return _failed(f"o ciclo de despacho deste processo não roda há {br_number(age, 1)} s (limite {limit:.0f} s: "
                        "depois disso os táxis conectados a ele são desconectados pelos outros)")
-    return _ok(f"último ciclo há {age:.1f} s")
+    return _ok(f"último ciclo há {br_number(age, 1)} s")
