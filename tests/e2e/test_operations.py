@@ -112,7 +112,7 @@ def test_the_console_raises_the_alarm_when_the_cabs_vanish_and_when_the_dispatch
         expect(page.locator("#ops-status")).to_have_text("despacho: ALERTA")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "alarm-cabs-vanished.png"))
-        page.wait_for_function("document.title.startsWith('⚠ ALERTA')", timeout=5000)  # the title flashes
+        page.wait_for_function("() => document.title.startsWith('⚠ ALERTA')", timeout=5000)  # the title flashes
         page.get_by_role("button", name="Ciente").click()
         expect(alarm).to_be_hidden()
         expect(page.locator("#ops-status")).to_have_text("despacho ok · 0 táxis", timeout=10000)  # 0 is the level now
