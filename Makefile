@@ -36,6 +36,7 @@ run: export DJANGO_DEBUG = 1
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_rides
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	@echo
 	@echo "  Plataforma de táxis de Muriaé: http://$(HOST):$(PORT)/"

@@ -1,0 +1,7 @@
+"""/dimutran/indicadores/: DIMUTRAN's page of indicators (the JSON is ``api/urls.py``)."""
+
+from django.urls import path
+
+from . import web
+
+urlpatterns = [path("dimutran/indicadores/", web.indicators_page, name="indicators-page")]
