@@ -12,6 +12,8 @@ from backend.registry.compliance import may_work
 from backend.registry.models import Alvara, Auxiliary, Cmt, Inspection, Permit, Person
 from backend.registry.selectors import LIVE_STATUSES
 
+from .labels import BLOCK_REASONS
+
 EXPIRING_DAYS = 30  # "documents expiring within 30 days" (issue 32): the window DIMUTRAN reads ahead
 
 
@@ -35,7 +37,7 @@ def fleet(now: datetime) -> dict:
         reasons.update((r.code, r.article) for r in decision.reasons)
     return {
         "by_status": permits_by_status(), "working": working, "blocked": len(blocked),
-        "blocked_by_reason": [{"code": code, "article": article, "permits": n}
+        "blocked_by_reason": [{"code": code, "label": BLOCK_REASONS.get(code, code), "article": article, "permits": n}
                               for (code, article), n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
         "blocked_permits": blocked,
     }

@@ -23,3 +23,12 @@ MONEY = {
     "held": "Tarifas retidas para conferência (Art. 43)", "total": "Total retido (R$)", "oldest": "Mais antiga",
 }
 GRAINS = {"day": "por dia", "week": "por semana", "month": "por mês", "hour": "por hora do dia"}
+# The law core's refusal codes a cab's compliance answer gives (taxilaw.compliance and the rules it calls).
+BLOCK_REASONS = {
+    "alvara_expired": "alvará vencido", "cmt_expired": "CMT vencida", "cmt_missing": "sem CMT",
+    "inspection_failed": "reprovado na vistoria", "inspection_overdue": "vistoria vencida",
+    "inspection_missing": "sem vistoria", "permit_suspended": "permissão suspensa", "permit_revoked": "permissão revogada",
+    "permit_withdrawn": "desistência", "permit_extinct": "permissão extinta", "vehicle_too_old": "veículo acima da idade",
+    "no_vehicle": "sem veículo em serviço", "auxiliary_not_authorized": "auxiliar não autorizado",
+    "social_security_overdue": "contribuição previdenciária em atraso", "replacement_tolerance_over": "tolerância de troca vencida",
+}

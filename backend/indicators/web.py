@@ -64,7 +64,7 @@ def indicators_page(request):
                 "chart-gross-week", "Valor bruto por semana", [f"sem. {_day(w['key'])}" for w in weeks],
                 [float(w["gross"]) for w in weeks], unit="")),
             ("Frota agora", charts.hbars(
-                "chart-fleet", "Frota agora", ["Podem trabalhar", *(f"Impedidas: {r['code']} ({r['article']})"
+                "chart-fleet", "Frota agora", ["Podem trabalhar", *(f"{r['label']} ({r['article']})"
                                                                    for r in state["blocked_by_reason"])],
                 [state["working"], *(r["permits"] for r in state["blocked_by_reason"])])),
         ],

@@ -72,6 +72,8 @@ def test_every_chart_is_drawn_with_the_demo_data(client):
     assert len(charts) == 7
     assert all(int(bars) > 0 for _, bars in charts), charts
     assert "Centro" in html and "Podem trabalhar" in html and "TX-093" in html  # a bairro; TX-093 is suspended
+    for reason in ("alvará vencido", "reprovado na vistoria", "vistoria vencida", "permissão suspensa", "veículo acima da idade"):
+        assert reason in html  # the demo's blocked cabs, each reason in pt-BR (no law-core code shown)
 
 
 def test_a_bad_period_on_the_page_says_so_and_shows_four_weeks(client):

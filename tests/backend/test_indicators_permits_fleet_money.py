@@ -94,7 +94,9 @@ def test_fleet_working_blocked_and_why(working_cab, today):
     [blocked] = answer["blocked_permits"]
     assert blocked["permit"] == "TX-0302" and blocked["holder"] == suspended.holder.full_name
     codes = [r["code"] for r in blocked["reasons"]]
-    assert answer["blocked_by_reason"] == [{"code": codes[0], "article": blocked["reasons"][0]["article"], "permits": 1}]
+    assert answer["blocked_by_reason"] == [{"code": "permit_suspended", "label": "permissão suspensa",
+                                            "article": blocked["reasons"][0]["article"], "permits": 1}]
+    assert codes == ["permit_suspended"]
     assert working.number not in [b["permit"] for b in answer["blocked_permits"]]
 
 
