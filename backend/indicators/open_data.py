@@ -83,3 +83,15 @@ def trips_by_bairro_and_hour(period: Period) -> dict:
     published = [{"bairro": b, "hora": h, "pedidos": n} for (b, h), n in sorted(counts.items()) if n >= MIN_CELL_TRIPS]
     return {"inicio": period.first.isoformat(), "fim": period.last.isoformat(), "minimo_por_celula": MIN_CELL_TRIPS,
             "celulas_suprimidas": sum(1 for n in counts.values() if n < MIN_CELL_TRIPS), "celulas": published}
+
+
+def catalogue() -> dict:
+    """The datasets with their formats and schema, and the licence (the JSON catalogue and the /dados-abertos/ page)."""
+    return {"licenca": LICENCE, "minimo_por_celula": MIN_CELL_TRIPS, "conjuntos": [
+        {"nome": "pontos", "titulo": "Pontos de táxi", "formatos": ["/api/open/ranks.geojson", "/api/open/ranks.csv"],
+         "esquema": SCHEMAS["pontos"]},
+        {"nome": "frota", "titulo": "Tamanho e regularidade da frota",
+         "formatos": ["/api/open/fleet.json", "/api/open/fleet.csv"], "esquema": SCHEMAS["frota"]},
+        {"nome": "viagens", "titulo": f"Pedidos de táxi por bairro e hora, por mês (células com menos de {MIN_CELL_TRIPS} suprimidas)",
+         "formatos": ["/api/open/trips.json", "/api/open/trips.csv"], "esquema": SCHEMAS["viagens"]},
+    ]}

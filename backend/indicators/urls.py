@@ -4,4 +4,7 @@ from django.urls import path
 
 from . import web
 
-urlpatterns = [path("dimutran/indicadores/", web.indicators_page, name="indicators-page")]
+urlpatterns = [
+    path("dimutran/indicadores/", web.indicators_page, name="indicators-page"),
+    path("dados-abertos/", web.open_data_page, name="open-data-page"),
+]

@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 
 from backend.api.permissions import is_dimutran
 
-from . import charts, fleet, labels, money, permits, service
+from . import charts, fleet, labels, money, open_data, permits, service
 from .api.views import PeriodQuery
 
 BAIRROS_CHARTED = 12
@@ -70,3 +70,8 @@ def indicators_page(request):
         ],
     }
     return render(request, "indicators/page.html", context)
+
+
+def open_data_page(request):
+    """The open datasets with their licence and schema: public."""
+    return render(request, "indicators/open_data.html", open_data.catalogue())

@@ -86,3 +86,11 @@ def test_ranks_and_fleet_in_their_schema_and_naming_no_one(working_cab, anonymou
     assert permit.number not in published
     for field in ("nome_", "cpf", "cnh", "telefone", "placa", "permissao", "motorista", "passageiro", "lat_embarque"):
         assert f'"{field}' not in published
+
+
+def test_the_open_data_page_lists_the_datasets_with_their_licence(client):
+    page = client.get("/dados-abertos/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "CC BY 4.0" in html and "/api/open/ranks.geojson" in html and "/api/open/trips.csv" in html
+    assert html.count('class="card"') == 3

@@ -61,14 +61,7 @@ class CatalogueView(OpenView):
     @extend_schema(tags=["open-data"], summary="Os conjuntos de dados abertos, com a licença e o esquema",
                    responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
-        return Response({"licenca": open_data.LICENCE, "minimo_por_celula": open_data.MIN_CELL_TRIPS, "conjuntos": [
-            {"nome": "pontos", "titulo": "Pontos de táxi", "formatos": ["/api/open/ranks.geojson", "/api/open/ranks.csv"],
-             "esquema": open_data.SCHEMAS["pontos"]},
-            {"nome": "frota", "titulo": "Tamanho e regularidade da frota",
-             "formatos": ["/api/open/fleet.json", "/api/open/fleet.csv"], "esquema": open_data.SCHEMAS["frota"]},
-            {"nome": "viagens", "titulo": "Pedidos de táxi por bairro e hora (células com menos de 5 suprimidas)",
-             "formatos": ["/api/open/trips.json", "/api/open/trips.csv"], "esquema": open_data.SCHEMAS["viagens"]},
-        ]})
+        return Response(open_data.catalogue())
 
 
 class RanksGeoJSONView(OpenView):
