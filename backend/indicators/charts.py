@@ -37,8 +37,10 @@ def bars(chart_id: str, title: str, labels: list[str], values: list[float | None
                          f'</title></rect>')
         if i % every == 0:
             cx = LEFT + i * step + step / 2
-            parts.append(f'<text x="{cx:.1f}" y="{TOP + plot_h + 14}" text-anchor="end" font-size="10" fill="#374151" '
-                         f'transform="rotate(-40 {cx:.1f} {TOP + plot_h + 14})">{escape(label)}</text>')
+            turn = f' text-anchor="end" transform="rotate(-40 {cx:.1f} {TOP + plot_h + 14})"' if len(values) > 12 else \
+                ' text-anchor="middle"'  # a few labels fit level
+            parts.append(f'<text x="{cx:.1f}" y="{TOP + plot_h + 14}" font-size="10" fill="#374151"{turn}>'
+                         f'{escape(label)}</text>')
     return _svg(chart_id, title, drawn, parts, WIDTH, HEIGHT)
 
 

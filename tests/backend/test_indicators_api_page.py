@@ -82,3 +82,11 @@ def test_a_bad_period_on_the_page_says_so_and_shows_four_weeks(client):
     page = client.get("/dimutran/indicadores/", {"first": "2026-11-02", "last": "2026-11-01"}).content.decode()
     assert "O primeiro dia deve ser anterior ou igual ao último." in page
     assert "Mostrando as últimas 4 semanas" in page and f"a {timezone.localdate():%d/%m/%Y}" in page
+
+
+def test_a_chart_escapes_its_text_and_counts_only_drawn_bars():
+    from backend.indicators import charts
+
+    svg = charts.bars("chart-x", 'Pedidos <b>"x"</b>', ["<script>alert(1)</script>", "b"], [3, 0])
+    assert "<script>" not in svg and "&lt;script&gt;" in svg and 'data-bars="1"' in svg
+    assert 'data-bars="0"' in charts.hbars("chart-y", "Nada", [], [])
