@@ -11,6 +11,7 @@ from django.db.models.functions import ExtractHour, TruncDate, TruncMonth, Trunc
 
 LOCAL = ZoneInfo(settings.TIME_ZONE)  # America/Sao_Paulo: a day, a week and a month are Muriaé's
 MAX_DAYS = 366  # a request reads at most a year (bounded work)
+YEARS = (2000, 2100)  # the years a period may name: no record is older, and date arithmetic stays far from its ends
 GRAINS = ("day", "week", "month", "hour")
 
 
@@ -34,6 +35,8 @@ class Period:
             raise ValueError("last before first")
         if (self.last - self.first).days >= MAX_DAYS:
             raise ValueError(f"more than {MAX_DAYS} days")
+        if not (YEARS[0] <= self.first.year and self.last.year <= YEARS[1]):
+            raise ValueError(f"outside {YEARS}")
 
     @property
     def start(self) -> datetime:

@@ -38,6 +38,8 @@ def test_the_service_answer_with_its_period_and_labels(dimutran):
     ({"first": "2024-01-01", "last": "2026-01-01"}, "first"),
     ({"first": "ontem"}, "first"),
     ({"grain": "year"}, "grain"),
+    ({"first": "9999-12-31", "last": "9999-12-31"}, "first"),
+    ({"first": "0001-01-01", "last": "0001-01-02"}, "first"),
 ])
 def test_a_bad_period_is_a_clear_400(dimutran, query, field):
     answer = dimutran.get("/api/indicators/service/", query)

@@ -53,7 +53,8 @@ def test_only_whole_finished_months(anonymous):
     this_month = f"{timezone.localdate():%Y-%m}"
     refused = anonymous.get("/api/open/trips.json", {"month": this_month})
     assert refused.status_code == 400 and refused.json()["month"] == ["Só se publicam meses encerrados."]
-    assert anonymous.get("/api/open/trips.json", {"month": "2026-13"}).status_code == 400
+    for bad in ("2026-13", "0000-01", "9999-12", "2026-1"):
+        assert anonymous.get("/api/open/trips.json", {"month": bad}).status_code == 400
     assert anonymous.get("/api/open/trips.json").json()["inicio"] == _last_month().first.isoformat()  # the default
 
 

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from backend.csv_cells import SafeWriter
 
 from .. import open_data
-from ..periods import Period
+from ..periods import YEARS, Period
 
 
 class MonthQuery(serializers.Serializer):
@@ -32,6 +32,8 @@ class MonthQuery(serializers.Serializer):
         this_month = timezone.localdate().replace(day=1)
         if "month" in data:
             year, month = (int(part) for part in data["month"].split("-"))
+            if not YEARS[0] <= year <= YEARS[1]:
+                raise serializers.ValidationError({"month": f"Informe um mês entre {YEARS[0]} e {YEARS[1]}."})
             first = date(year, month, 1)
         else:
             first = (this_month - timedelta(days=1)).replace(day=1)

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from backend.api.permissions import IsDimutran
 
 from .. import fleet, labels, money, permits, service
-from ..periods import GRAINS, MAX_DAYS, Period
+from ..periods import GRAINS, MAX_DAYS, YEARS, Period
 
 DEFAULT_DAYS = 28  # four weeks up to today when no period is given
 
@@ -30,6 +30,8 @@ class PeriodQuery(serializers.Serializer):
             raise serializers.ValidationError({"first": "O primeiro dia deve ser anterior ou igual ao último."})
         if (last - first).days >= MAX_DAYS:
             raise serializers.ValidationError({"first": f"O período pode ter no máximo {MAX_DAYS} dias."})
+        if not (YEARS[0] <= first.year and last.year <= YEARS[1]):
+            raise serializers.ValidationError({"first": f"O período deve estar entre {YEARS[0]} e {YEARS[1]}."})
         return {**data, "period": Period(first, last)}
 
 
