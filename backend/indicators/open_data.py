@@ -14,9 +14,8 @@ from django.db.models import Count, Q
 from backend.ranks.models import Rank
 
 from . import fleet as fleet_indicators
-from .bairros import bairro_at
 from .periods import Period, bucket
-from .service import CELLS_PER_DEGREE, pickup_cells, requests
+from .service import bairro_of_cell, pickup_cells, requests
 
 MIN_CELL_TRIPS = 5  # LGPD small-cell rule of issue 32: a published cell counts at least 5 trips
 LICENCE = {"name": "Creative Commons Atribuição 4.0 Internacional (CC BY 4.0)",
@@ -78,7 +77,7 @@ def trips_by_bairro_and_hour(period: Period) -> dict:
     rows = pickup_cells(requests(period)).annotate(hora=bucket("hour", "requested_at")).values("cy", "cx", "hora") \
         .annotate(n=Count("pk"))
     for row in rows:
-        key = (bairro_at(row["cy"] / CELLS_PER_DEGREE, row["cx"] / CELLS_PER_DEGREE), row["hora"])
+        key = (bairro_of_cell(int(row["cy"]), int(row["cx"])), row["hora"])
         counts[key] = counts.get(key, 0) + row["n"]
     published = [{"bairro": b, "hora": h, "pedidos": n} for (b, h), n in sorted(counts.items()) if n >= MIN_CELL_TRIPS]
     return {"inicio": period.first.isoformat(), "fim": period.last.isoformat(), "minimo_por_celula": MIN_CELL_TRIPS,
