@@ -36,6 +36,7 @@ run: export DJANGO_DEBUG = 1
 run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo_rides
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	@echo
 	@echo "  Plataforma de táxis de Muriaé: http://$(HOST):$(PORT)/"
@@ -43,6 +44,8 @@ run: install
 	@echo "  Central de despacho:   http://$(HOST):$(PORT)/central/     usuário dimutran / senha dimutran123"
 	@echo "  Passageiro:            http://$(HOST):$(PORT)/passageiro/"
 	@echo "  Extratos semanais:     http://$(HOST):$(PORT)/extratos/    usuário permissionario ou auxiliar / senha taxi12345"
+	@echo "  Indicadores DIMUTRAN:  http://$(HOST):$(PORT)/dimutran/indicadores/  usuário dimutran / senha dimutran123"
+	@echo "  Dados abertos:         http://$(HOST):$(PORT)/dados-abertos/"
 	@echo "  API (OpenAPI):         http://$(HOST):$(PORT)/api/docs/"
 	@echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"
 	@echo "  Agendador: prazos da lei e fechamento das semanas (log em var/scheduler.log)"

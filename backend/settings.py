@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "backend.notices",
     "backend.scheduler",
     "backend.payments",
+    "backend.indicators",
     "dispatch",
 ]
 

@@ -33,6 +33,8 @@ urlpatterns = [
     path("", include("backend.receipts.urls")),
     path("api/", include("backend.ratings.api.urls")),
     path("api/", include("backend.bookings.api.urls")),
+    path("api/", include("backend.indicators.api.urls")),
+    path("", include("backend.indicators.urls")),
     path("", include("dispatch.web_urls")),
     path("", include("dispatch.ops_urls")),  # /healthz, /readyz, /metrics (docs/operations.md)
 ]

@@ -1,0 +1,77 @@
+"""DIMUTRAN's page of indicators: tables and server-side SVG charts of the selectors, staff only, pt-BR."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from backend.api.permissions import is_dimutran
+
+from . import charts, fleet, labels, money, open_data, permits, service
+from .api.views import PeriodQuery
+
+BAIRROS_CHARTED = 12
+
+
+def _day(d) -> str:
+    return date_format(d, "d/m")
+
+
+def indicators_page(request):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), "/admin/login/")
+    if not is_dimutran(request.user):
+        raise PermissionDenied("Apenas a DIMUTRAN vê os indicadores.")
+    query = PeriodQuery(data=request.GET)
+    error = None
+    if not query.is_valid():
+        error = " ".join(str(m) for messages in query.errors.values() for m in messages)
+        query = PeriodQuery(data={})
+        query.is_valid()
+    period = query.validated_data["period"]
+    now = timezone.now()
+    total = service.service_total(period)
+    days = service.service(period, "day")
+    hours = service.service(period, "hour")
+    bairros = service.service_by_bairro(period)
+    weeks = money.gross_by_week(period)
+    state = fleet.fleet(now)
+    every = max(1, len(days) // 16)
+    context = {
+        "title": "Indicadores do serviço de táxi", "period": period, "error": error,
+        "cards": [(label, total[key]) for key, label in labels.SERVICE.items()],
+        "days": days, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
+        "expiring": fleet.expiring_documents(timezone.localdate(now)),
+        "permits": permits.permit_indicators(period, timezone.localdate(now)), "permit_labels": labels.PERMIT,
+        "charts": [
+            ("Pedidos por dia", charts.bars("chart-requests-day", "Pedidos por dia", [_day(r["key"]) for r in days],
+                                            [r["requests"] for r in days], every=every)),
+            ("Pedidos por hora do dia", charts.bars("chart-requests-hour", "Pedidos por hora do dia",
+                                                    [f"{r['key']}h" for r in hours], [r["requests"] for r in hours])),
+            ("Tempo até o táxi chegar, por dia (média, min)", charts.bars(
+                "chart-pickup-wait", "Tempo até o táxi chegar (min)", [_day(r["key"]) for r in days],
+                [round(r["pickup_wait_s"] / 60, 1) if r["pickup_wait_s"] else 0 for r in days], unit=" min", every=every)),
+            ("Pedidos não atendidos por dia", charts.bars(
+                "chart-unanswered-day", "Pedidos não atendidos por dia", [_day(r["key"]) for r in days],
+                [r["unanswered"] + r["escalated"] for r in days], every=every)),
+            (f"Pedidos por bairro (os {BAIRROS_CHARTED} maiores)", charts.hbars(
+                "chart-bairros", "Pedidos por bairro", [r["bairro"] for r in bairros[:BAIRROS_CHARTED]],
+                [r["requests"] for r in bairros[:BAIRROS_CHARTED]])),
+            ("Valor bruto por semana (R$)", charts.bars(
+                "chart-gross-week", "Valor bruto por semana", [f"sem. {_day(w['key'])}" for w in weeks],
+                [float(w["gross"]) for w in weeks], unit="")),
+            ("Frota agora", charts.hbars(
+                "chart-fleet", "Frota agora", ["Podem trabalhar", *(f"{r['label']} ({r['article']})"
+                                                                   for r in state["blocked_by_reason"])],
+                [state["working"], *(r["permits"] for r in state["blocked_by_reason"])])),
+        ],
+    }
+    return render(request, "indicators/page.html", context)
+
+
+def open_data_page(request):
+    """The open datasets with their licence and schema: public."""
+    return render(request, "indicators/open_data.html", open_data.catalogue())
