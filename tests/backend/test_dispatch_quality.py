@@ -18,9 +18,12 @@ def streets():
     return Streets()
 
 
-@pytest.fixture(scope="module", params=["greedy", "batched"])
+POLICIES = {"greedy": greedy, "batched": batched(5), "batched, aged": batched(5, age_credit=3.0)}
+
+
+@pytest.fixture(scope="module", params=list(POLICIES))
 def world(request, streets):
-    w = World(streets, SMALL, seed=7, policy=greedy if request.param == "greedy" else batched(5))
+    w = World(streets, SMALL, seed=7, policy=POLICIES[request.param])
     w.run()
     return w
 
