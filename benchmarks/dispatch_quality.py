@@ -175,9 +175,7 @@ class Ride:
     offers: int = 0
     cab: int | None = None
     offered_until: float | None = None
-    accepted_at: float | None = None
     pickup_road_m: float | None = None
-    pickup_straight_m: float | None = None
     picked_up_at: float | None = None
     given_up: bool = False
     escalated: bool = False  # no cab could take it when last tried: retried every RETRY_EVERY_SECONDS
@@ -336,7 +334,7 @@ class World:
 
     # offers
     def offer(self, ride: Ride, cab: Cab, source: str) -> None:
-        accepted, after = answer(self.seed, ride.id, cab.id)
+        _accepted, after = answer(self.seed, ride.id, cab.id)
         cab.offer, ride.offers, ride.offered_until = ride.id, ride.offers + 1, self.t + after
         ride.tried.add(cab.id)
         self.log.append(("offer", self.t, ride.id, cab.id, source))
@@ -353,9 +351,8 @@ class World:
             self.log.append(("answer", self.t, ride.id, cab.id, accepted))
             if accepted:
                 self._check_out(cab)  # it took a ride: it leaves the rank (Art. 22)
-                ride.cab, ride.accepted_at = cab.id, self.t
+                ride.cab = cab.id
                 ride.pickup_road_m = self.streets.road_m(cab.node, ride.pickup)
-                ride.pickup_straight_m = distance_m(*self.where(cab.node), *self.where(ride.pickup))
                 cab.state, cab.ride, cab.heading_rank = "to_pickup", ride.id, None
                 self._go(cab, ride.pickup)
 
