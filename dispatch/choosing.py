@@ -21,10 +21,10 @@ from taxilaw.geodesy import DEGREE_SCALE_ERROR, SEGMENT_ERROR_M, degree_m, dista
 from zones import Zone
 
 from . import grid
+from .choice_rule import candidate_order, first_allowed, queue_order, rank_for_pickup
 from .compliance import may_work
 from .models import Cab, CabStatus, OfferStatus
 
-RANK_RADIUS_M = 250  # a pickup this close to a rank is served from the rank's queue first
 MAX_RINGS = 12  # ~6.5 km around the pickup; beyond, operators are asked
 SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn after the pickup's 2x2 quadrant, one query each
 CANDIDATES_PER_OFFER = 8
@@ -161,25 +161,17 @@ _PERMIT, _DRIVER = Cab._meta.get_field("permit"), Cab._meta.get_field("driver")
 
 def rank_queue(lat: float, lon: float, exclude: set[int]) -> list[Candidate]:
     """Free cabs checked in at the rank nearest the pickup (within RANK_RADIUS_M), first come first served."""
-    nearest, best = None, RANK_RADIUS_M
     box = 0.003
     ranks = Rank.objects.filter(active=True, lat__range=(lat - box, lat + box), lon__range=(lon - box, lon + box))
-    for rank in ranks.values_list("pk", "name", "lat", "lon", named=True):  # no model instances: runs per offer
-        d = distance_m(lat, lon, rank.lat, rank.lon)
-        if d <= best:
-            nearest, best = rank, d
+    nearest = rank_for_pickup(lat, lon, ranks.values_list("pk", "name", "lat", "lon", named=True))  # no model instances: runs per offer
     if nearest is None:
         return []
     queued = list(
         RankCheckIn.objects.filter(rank_id=nearest.pk, checked_out_at__isnull=True).order_by("checked_in_at").values_list("permit_id", flat=True)
     )
     free = {cab.permit_id: cab for cab in map(_cab, _free_rows(lat, lon, 1.0, "permit_id", queued, exclude, -1))}
-    queue = []
-    for position, permit_id in enumerate(queued, start=1):
-        cab = free.get(permit_id)
-        if cab is not None:
-            queue.append(Candidate(cab, distance_m(lat, lon, cab.lat, cab.lon), "rank", position, nearest.name))
-    return queue
+    return [Candidate(cab, distance_m(lat, lon, cab.lat, cab.lon), "rank", position, nearest.name)
+            for position, cab in queue_order(queued, free)]
 
 
 def nearest_free(lat: float, lon: float, exclude: set[int], wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
@@ -235,18 +227,10 @@ def _settled(found: list[tuple], wanted: int, bound2: float, per_lat: float) -> 
 
 def choose(lat: float, lon: float, tried: set[int]) -> Choice | None:
     """The rank queue first, then the nearest free cabs; the first the registry allows now, never one ``tried`` (Art. 66)."""
-    queue = rank_queue(lat, lon, tried)
-    in_queue = {c.cab.pk for c in queue}
-    candidates = queue + [c for c in nearest_free(lat, lon, tried) if c.cab.pk not in in_queue]
-    audit, chosen = [], None
-    for candidate in candidates:
-        if chosen is None:
-            decision = may_work(candidate.cab)
-            audit.append(candidate.audit(decision.allowed, [r.code for r in decision.reasons]))
-            if decision:
-                chosen = candidate
-        else:
-            audit.append(candidate.audit(True, ["not_evaluated"]))
+    candidates = candidate_order(rank_queue(lat, lon, tried), nearest_free(lat, lon, tried), key=lambda c: c.cab.pk)
+    chosen, decisions = first_allowed(candidates, lambda c: may_work(c.cab))
+    audit = [c.audit(d.allowed, [r.code for r in d.reasons]) for c, d in zip(candidates, decisions)]
+    audit += [c.audit(True, ["not_evaluated"]) for c in candidates[len(decisions):]]
     if chosen is None:
         return None
     reason = (
