@@ -57,9 +57,10 @@ run: install
 	fi; \
 	$(BIN)/python -m dispatch.server $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) backend.asgi:application
 
-## Installs everything, lints (ruff), checks the production settings (`check --deploy`) and runs the whole test suite.
+## Installs everything, lints (ruff), type-checks the Django-free core (mypy), checks the production settings (`check --deploy`) and runs the whole test suite.
 test: system-deps install deploy-check
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
 
 ## Django's deployment checklist (the security-tagged checks) against the production settings (a throwaway secret, DEBUG off).

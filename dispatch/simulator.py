@@ -59,7 +59,8 @@ def _driver_for(permit, may_work, Auxiliary):
     return None, why or "no driver"
 
 
-def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RESERVED_USERS) -> World:
+# Complexity kept: the simulator's setup reads each option once, in the order the CLI documents them.
+def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RESERVED_USERS) -> World:  # noqa: C901
     """Idempotent: users ``sim-<permit>`` and tokens for allowed drivers, demo ranks if none, a passenger pool."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
@@ -373,7 +374,8 @@ class _Refused(Exception):
     pass
 
 
-async def passenger_trip(spec: dict, cfg: Config, stats: Stats, rng: random.Random, busy: set):
+# Complexity kept: one passenger's scripted trip: each branch is a frame the protocol may send, in the order a trip meets them.
+async def passenger_trip(spec: dict, cfg: Config, stats: Stats, rng: random.Random, busy: set):  # noqa: C901
     """One passenger asks for a ride and follows it until it ends (cancels if nobody takes it)."""
     from websockets.asyncio.client import connect
 

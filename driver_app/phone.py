@@ -9,10 +9,12 @@ and never know which.  ``navigate`` answers False when no app can open the point
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Protocol
 from urllib.parse import quote
 
+log = logging.getLogger(__name__)
 
 def tel_uri(number: str) -> str:
     """``tel:`` with the digits only (and a leading +): "(32) 99876-5432" -> "tel:32998765432"."""
@@ -71,8 +73,8 @@ class AndroidPhone:  # pragma: no cover - needs a phone
 
         try:
             vibrator.pattern(self.VIBRATE_PATTERN)
-        except Exception:  # a phone without a vibrator: the sound still plays
-            pass
+        except Exception as exc:  # a phone without a vibrator: the sound still plays
+            log.debug("no vibration: %s", exc)
         from jnius import autoclass
 
         manager = autoclass("android.media.RingtoneManager")

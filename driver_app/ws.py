@@ -284,7 +284,8 @@ class WsDispatchClient:
         except RuntimeError:
             pass
 
-    async def _run(self) -> None:
+    # Complexity kept: the socket's reconnect loop: each branch is a close code or refusal the protocol defines.
+    async def _run(self) -> None:  # noqa: C901
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidStatus
 

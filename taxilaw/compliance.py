@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass, fields
 from datetime import date, datetime, timedelta, timezone
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .auxiliaries import cmt_valid, quarterly_proof_required, social_security_status
 from .decision import Decision, Reason
@@ -59,7 +59,7 @@ class ComplianceFacts:
             "permit_status": PermitStatus, "last_inspection_result": InspectionResult, "driver_role": DriverRole,
             "vehicle_model_year": int, "auxiliary_authorization_active": bool, "auxiliary_split_regime": str,
         }
-        values = {}
+        values: dict[str, Any] = {}
         for field in fields(cls):
             raw = data[field.name]
             if raw is None:
@@ -140,7 +140,8 @@ def local_date(now: Union[datetime, date]) -> date:
     return now
 
 
-def may_work(
+# Complexity kept: one check per condition of the law for working today, in the law's order, each with its reason.
+def may_work(  # noqa: C901
     facts: ComplianceFacts, now: Union[datetime, date], params: Union[Parameters, Callable[[], Parameters], None] = None
 ) -> Decision:
     """May this driver work this cab now? Every reason against, each with its article.

@@ -218,9 +218,10 @@ class Meter:
         if self.started_ts is None:
             raise MeterStateError("meter not started")
         if self.stopped_ts is None:
-            ts = max(_ts(at), self.last_ts)
-            if ts > self.last_ts:
-                self._advance(self.last_ts, ts, 0.0)
+            last_ts = self._charged_until()
+            ts = max(_ts(at), last_ts)
+            if ts > last_ts:
+                self._advance(last_ts, ts, 0.0)
                 self.last_ts = ts
             self.stopped_ts = ts
             self._refresh_total()
@@ -228,10 +229,17 @@ class Meter:
 
     # -- processing -----------------------------------------------------------------
 
+    def _charged_until(self) -> float:
+        """The time up to which the trip is charged; set from the start on."""
+        if self.last_ts is None:
+            raise MeterStateError("meter not started")
+        return self.last_ts
+
     def _reject(self, code: str) -> None:
         self.rejections[code] = self.rejections.get(code, 0) + 1
 
-    def _feed(self, fix: Fix) -> None:
+    # Complexity kept: the meter's hot path: each branch rejects one kind of bad fix (Art. 43); kept inline for speed (docs/meter.md: fixes/s).
+    def _feed(self, fix: Fix) -> None:  # noqa: C901
         # The hot path of the server's recomputation: settings are read from attributes set in __init__.
         if self.started_ts is None:
             raise MeterStateError("meter not started")
@@ -252,18 +260,17 @@ class Meter:
             return self._reject("inaccurate")
         if ts < self.started_ts:
             return self._reject("before_start")
-        pos = self.pos
+        pos, last_ts = self.pos, self._charged_until()
         if pos is None:  # first usable fix: anchor; time since start is waiting
-            self._advance(self.last_ts, ts, 0.0)
+            self._advance(last_ts, ts, 0.0)
             self._anchor(ts, lat, lon)
             return None
-        last_ts = self.last_ts
         if ts == last_ts:
             return self._reject("duplicate")
         if ts < last_ts:
             return self._reject("backwards")
         d = segment_distance_m(pos[0], pos[1], lat, lon)
-        span = ts - self.pos_ts
+        span = ts - (self.pos_ts if self.pos_ts is not None else last_ts)
         if d > self._max_speed_ms * span:
             self._reject("teleport")
             self._consider_reanchor(ts, lat, lon)
@@ -297,21 +304,22 @@ class Meter:
         if len(self.pending) >= self.params.reanchor_after:
             self.pending.clear()
             # the jump is charged as waiting time only: a lower bound of the fare
-            self._advance(self.last_ts, ts, 0.0, speed_ms=0.0)
+            self._advance(self._charged_until(), ts, 0.0, speed_ms=0.0)
             self.rejections["reanchor"] = self.rejections.get("reanchor", 0) + 1
             self._anchor(ts, lat, lon)
 
     def _time_regime(self, ts: float) -> TimeRegime:
         if self._regime is None or ts >= self._regime_until:
             fp = self.params.flags
-            when = self.started_ts if not fp.switch_at_instant else ts
+            when = ts if fp.switch_at_instant or self.started_ts is None else self.started_ts
             regime = time_regime(_dt(when), self.municipal_holidays, fp)
             self._regime = regime
             until = regime.until.timestamp() if fp.switch_at_instant else math.inf
             self._regime_until = until if until > ts else ts + 1e-6
         return self._regime
 
-    def _advance(self, t0: float, t1: float, dd: float, speed_ms: Optional[float] = None) -> None:
+    # Complexity kept: the meter's hot path: charging by distance or time across a flag change (Art. 43, 45), inline for speed.
+    def _advance(self, t0: float, t1: float, dd: float, speed_ms: Optional[float] = None) -> None:  # noqa: C901
         """Charge a move of ``dd`` metres during [t0, t1] (Art. 45, I-II).
 
         Single mode: below the crossover speed of the flag in force the time
@@ -409,7 +417,7 @@ class Meter:
             accepted_fixes=self.accepted,
             charged_m_b1=self.charged_m[0],
             charged_m_b2=self.charged_m[1],
-            elapsed_s=self.last_ts - self.started_ts,
+            elapsed_s=self._charged_until() - self.started_ts,
             running=self.stopped_ts is None,
         )
 
@@ -471,7 +479,7 @@ def recompute(trace: Iterable[Fix], tariff: Tariff, municipal_holidays: Collecti
     meter.start(started_at)
     meter.feed_many(fixes)
     if stopped_at is None:
-        stopped_at = _dt(meter.last_ts)
+        stopped_at = _dt(meter._charged_until())
     return meter.stop(stopped_at)
 
 

@@ -558,7 +558,8 @@ def _brl(value: Decimal) -> str:
     return str(to_cents(value)).replace(".", ",")
 
 
-def may_reduce(
+# Complexity kept: one branch per penalty kind the instance may reduce to (Art. 54, 55, 63 §3), each with its reason.
+def may_reduce(  # noqa: C901
     spec: InfractionSpec,
     current: PenaltyLine,
     reduced: PenaltyLine,
@@ -631,7 +632,7 @@ def may_reduce(
         return Decision.allow(*articles, "Art. 55")
     if new is PenaltyKind.SUSPENSION and cur is PenaltyKind.SUSPENSION:
         starts_on = reduced.starts_on or current.starts_on
-        if starts_on != current.starts_on or reduced.ends_on is None or reduced.ends_on < starts_on:
+        if starts_on is None or starts_on != current.starts_on or reduced.ends_on is None or reduced.ends_on < starts_on:
             return Decision.refuse(
                 Reason(
                     "Art. 54, b",

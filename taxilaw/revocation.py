@@ -159,14 +159,13 @@ def may_decide_revocation(
     already filed. When allowed, the articles include Art. 10, §2: a revocation
     gives no right to any indemnity.
     """
-    if summoned_on is None and defence_filed_on is None:
+    start = summoned_on if summoned_on is not None else defence_filed_on
+    if start is None:
         return Decision.refuse(Reason(
             "Art. 10, §1", "inquiry_not_summoned",
             gettext_noop("O permissionário ainda não foi intimado: o prazo de defesa não começou e o inquérito não pode ser decidido (Art. 10, §1)."),
         ), articles=("Art. 10",))
-    if summoned_on is None:
-        summoned_on = defence_filed_on
-    deadline = defence_deadline(summoned_on, holidays)
+    deadline = defence_deadline(start, holidays)
     if defence_filed_on is not None and decide_on >= defence_filed_on:
         return Decision.allow("Art. 10", "Art. 10, §1", "Art. 10, §2")
     if decide_on > deadline:

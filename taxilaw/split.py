@@ -206,7 +206,8 @@ REGIME_DATUM: dict[str, str] = {
 }
 
 
-def check_regime(kind: str, *, auxiliary_percent: Optional[Decimal] = None, signed_on: Optional[date] = None,
+# Complexity kept: one check per clause of the split regime (Art. 1, §3 and §6), in the law's order, each with its reason.
+def check_regime(kind: str, *, auxiliary_percent: Optional[Decimal] = None, signed_on: Optional[date] = None,  # noqa: C901
                  witnesses: Sequence[str] = ("", ""), ctps_number: str = "", ctps_series: str = "") -> Decision:
     """Is the split regime recorded on an auxiliary's authorization complete and coherent? (Art. 1, §3; Art. 1, §6).
 
@@ -467,9 +468,11 @@ def settle(payments: Iterable[Payment], auxiliary_share: Decimal, holder_share: 
     if auxiliary_share + holder_share != gross:
         raise ValueError("the shares must sum to the fares received")
     order = {m: i for i, m in enumerate((*PAYMENT_METHODS, METHOD_UNRECORDED))}
-    collected = tuple((p, m, by[(p, m)]) for p in PARTIES for m in sorted({m for q, m in by if q == p}, key=order.get))
+    collected = tuple((p, m, by[(p, m)]) for p in PARTIES for m in sorted({m for q, m in by if q == p}, key=order.__getitem__))
     received_by_auxiliary = sum((a for p, _m, a in collected if p == PARTY_AUXILIARY), Decimal("0.00"))
     due = auxiliary_share - received_by_auxiliary
+    payer: str | None
+    payee: str | None
     if due > 0:
         payer, payee = PARTY_HOLDER, PARTY_AUXILIARY
     elif due < 0:

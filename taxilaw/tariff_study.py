@@ -122,7 +122,8 @@ def capital_remuneration_decision(monthly_amount: Decimal, vehicle: StandardVehi
     return Decision.allow("Art. 42, § único")
 
 
-def study(items: Iterable[CostItem], vehicle: StandardVehicle, *, effective_from: date,
+# Complexity kept: the tariff study's cost items a) to j) of Art. 42, computed in the law's order.
+def study(items: Iterable[CostItem], vehicle: StandardVehicle, *, effective_from: date,  # noqa: C901
           bandeirada_share: Decimal = Decimal("0.25"), b2_ratio: Decimal = Decimal("1.20"),
           waiting_equivalent_kmh: Decimal = Decimal("4.8"), reference: str = "") -> TariffStudy:
     """Cost per km and proposed tariff from items a)-l) (Art. 42, Art. 42, § único, Art. 44).
@@ -166,11 +167,11 @@ def study(items: Iterable[CostItem], vehicle: StandardVehicle, *, effective_from
     capped = False
     total = Decimal(0)
     for letter, label in COST_ITEMS.items():
-        it = by_item.get(letter)
-        if it is None:
+        found = by_item.get(letter)
+        if found is None:
             lines.append(StudyLine(f"{letter}) {label} ({_('não informado')})", Decimal("0.0000"), "R$/km"))
             continue
-        per_month = it.amount * km if it.basis == "km" else it.amount
+        per_month = found.amount * km if found.basis == "km" else found.amount
         article = "Art. 42"
         if letter == "j":
             article = "Art. 42, § único"

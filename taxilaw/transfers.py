@@ -121,7 +121,8 @@ def transitional_window_open(on: date) -> Decision:
     )
 
 
-def may_transfer(facts: TransferFacts, on: date) -> Decision:
+# Complexity kept: one check per condition of a transfer (Art. 6, I-II, 65), in the law's order, each with its reason.
+def may_transfer(facts: TransferFacts, on: date) -> Decision:  # noqa: C901
     """May the permit be transferred on ``on``? Every condition of Art. 6 and Art. 65.
 
     * Art. 6 (caput), Art. 2, Art. 2, § único, Art. 7, Art. 9, § único: the

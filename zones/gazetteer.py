@@ -185,7 +185,8 @@ class Gazetteer:
 
     # -- search -----------------------------------------------------------------------------------
 
-    def search(self, text: str, limit: int = MAX_RESULTS) -> SearchResult:
+    # Complexity kept: the address search's stages (exact, CEP, fuzzy, bairro), each bounded; documented in docs/maps.md.
+    def search(self, text: str, limit: int = MAX_RESULTS) -> SearchResult:  # noqa: C901
         """Ranked suggestions for what a person typed: a street, a place, a CEP, with a house number or not."""
         raw = (text or "")[:MAX_QUERY_CHARS]
         limit = max(1, min(limit, MAX_RESULTS))

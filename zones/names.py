@@ -194,10 +194,12 @@ class CepNames:
                 word = token[start:end]
                 if head is not None and word in self.vocabulary and (len(word) > 1 or word in PARTICLES):
                     candidate = [*head, word]
-                    if best[end] is None or len(candidate) < len(best[end]):
+                    current = best[end]
+                    if current is None or len(candidate) < len(current):
                         best[end] = candidate
-        if best[n] is not None:
-            return best[n]
+        found = best[n]
+        if found is not None:
+            return found
         # an unknown word (a surname the CEP list lacks) after known prefixes: peel those off
         for prefix in (*_TYPES_LONGEST_FIRST, *_HONORIFICS_LONGEST_FIRST):
             if prefix not in _RUN_TOGETHER_UNSAFE and token.startswith(prefix) and len(token) > len(prefix) + 2:
@@ -212,8 +214,8 @@ class CepNames:
         out = []
         for i, word in enumerate(words):
             spelt = self.vocabulary.get(word, word)
-            if _ROAD_CODE.fullmatch(word):  # br356 -> BR-356
-                m = _ROAD_CODE.fullmatch(word)
+            m = _ROAD_CODE.fullmatch(word)
+            if m:  # br356 -> BR-356
                 out.append(f"{m.group(1).upper()}-{m.group(2)}")
             elif 0 < i < len(words) - 1 and word in PARTICLES:
                 out.append(spelt)

@@ -179,13 +179,20 @@ def terms_for(permit: Permit, driver: Person, monday: date, holder: Person | Non
     return LAW_TERMS
 
 
+def _check_adds_up(auxiliary_part: Decimal, holder_part: Decimal, gross: Decimal) -> None:
+    """The parts of a split are the gross to the centavo (Art. 1, §3): a statement that does not add up is never
+    written (an error, not an ``assert`` that ``python -O`` would drop)."""
+    if auxiliary_part + holder_part != gross:
+        raise ArithmeticError(f"split of {gross} does not add up: {auxiliary_part} + {holder_part}")
+
+
 def build_statement(*, permit: Permit, driver: Person, monday: date, gross: Decimal, rides: int,
                     holder: Person | None = None) -> WeeklyStatement:
     """An unsaved statement: the week's gross split by the terms in force (Art. 1, §3; Art. 1, §6)."""
     holder = holder if holder is not None else permit.holder
     terms = terms_for(permit, driver, monday, holder)
     aux_part, holder_part = terms.split(gross)
-    assert aux_part + holder_part == gross
+    _check_adds_up(aux_part, holder_part, gross)
     return WeeklyStatement(
         permit=permit, driver=driver, holder=holder, role=terms.role,
         week_start=monday, week_end=monday + timedelta(days=6),
@@ -219,7 +226,7 @@ def build_adjustment(*, permit: Permit, driver: Person, original_monday: date, l
     settled = (original.gross if original is not None else ZERO) + sum((a.gross for a in earlier), ZERO)
     gross = sum((r.fare for r in late), ZERO)
     aux_part, holder_part = terms.split_late(settled, gross)
-    assert aux_part + holder_part == gross
+    _check_adds_up(aux_part, holder_part, gross)
     adjustment = StatementAdjustment(
         original_week_start=original_monday, original_week_end=original_monday + timedelta(days=6),
         original_statement=original, holder=holder, role=terms.role, agreement=terms.agreement,

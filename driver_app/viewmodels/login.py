@@ -33,7 +33,7 @@ class MeAnswer:
 class LoginViewModel(Observable):
     title = "Entrar"
     username_hint = "Usuário"
-    password_hint = "Senha"
+    password_hint = "Senha"  # noqa: S105 (the field's label, not a password)
 
     def __init__(self, store: JsonStore, registry: RegistryClient, background: Optional[Background] = None,
                  clock: Callable[[], datetime] = utcnow):
