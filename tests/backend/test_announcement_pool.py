@@ -131,7 +131,7 @@ def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it
         client = await layer.new_channel()
         await layer.group_add(RIDE, client)
         held = asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=0.5))  # the only connection, 0.5 s
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # a duration, not a wait: the held command goes out first and takes the only connection
         sent = await events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})
         await held
         message = await layer.receive(client)

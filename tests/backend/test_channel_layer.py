@@ -64,7 +64,7 @@ def test_a_connection_keeps_hearing_its_groups_past_the_layers_group_expiry(monk
         await consumer.join("cab.7")
         if not refresh:
             consumer._refresher.cancel()
-        await asyncio.sleep(2.2)  # memberships are stamped in whole seconds
+        await asyncio.sleep(2.2)  # a duration, not a wait: memberships are stamped in whole seconds
         await layer.group_send("cab.7", {"type": "relay", "message": {"type": "offer"}})
         try:
             return await asyncio.wait_for(layer.receive(consumer.channel_name), 0.5)

@@ -27,7 +27,7 @@ def test_a_thread_announcing_after_the_event_loop_stopped_does_not_wait_for_it(s
     async def serve():
         events.start_outbox()
         asyncio.ensure_future(sync_to_async(commit_then_announce, thread_sensitive=False)())
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.1)  # a duration, not a wait: SIGTERM comes while the thread is still committing
         loop.stop()  # SIGTERM
 
     try:

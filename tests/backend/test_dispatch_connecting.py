@@ -70,17 +70,21 @@ def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_th
         batched = connecting.Batched(slow_many)
         original = connecting.run
 
+        running = asyncio.Event()
+
         async def held(func, items):  # the first call waits until the others have arrived
             if len(calls) == 0:
+                running.set()
                 await release.wait()
             return await original(func, items)
 
         connecting.run = held
         try:
             first = asyncio.ensure_future(batched("a"))
-            await asyncio.sleep(0.05)  # "a" is running
+            await running.wait()  # "a" is running
             later = [asyncio.ensure_future(batched(x)) for x in "bcd"]
-            await asyncio.sleep(0.05)
+            while len(batched._pending) < 3:  # b, c and d have arrived and wait for the next call
+                await asyncio.sleep(0)
             release.set()
             return await first, await asyncio.gather(*later)
         finally:

@@ -15,7 +15,7 @@ def _source(messages, delay=0.0):
         queue.put_nowait(m)
 
     async def receive():
-        await asyncio.sleep(delay)
+        await asyncio.sleep(delay)  # a duration, not a wait: a source that reads slowly
         return await queue.get()
 
     return receive
@@ -27,7 +27,7 @@ def test_messages_of_both_sources_are_handled_one_at_a_time_until_the_consumer_s
     async def dispatch(message):
         busy.append(1)
         assert len(busy) == 1, "two messages handled at once"
-        await asyncio.sleep(0.001)
+        await asyncio.sleep(0.001)  # a duration, not a wait: a handler that takes time
         handled.append(message)
         busy.pop()
         if message == "disconnect":
@@ -61,7 +61,7 @@ def test_no_message_is_handled_after_the_dispatch_ends_the_loop():
 
     async def dispatch(message):
         if message == "disconnect":
-            await asyncio.sleep(0.01)  # the layer's message arrives meanwhile and waits its turn
+            await asyncio.sleep(0.01)  # a duration, not a wait: the layer's message arrives meanwhile and waits its turn
             handled.append(message)
             raise StopConsumer
         handled.append(message)
@@ -78,11 +78,11 @@ def test_a_source_error_lets_the_message_being_handled_finish():
     handled = []
 
     async def dispatch(message):
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # a duration, not a wait: a handler that takes time
         handled.append(message)
 
     async def broken():
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(0.005)  # a duration, not a wait: the source fails mid-handling
         raise ConnectionError("layer gone")
 
     async def run():

@@ -36,7 +36,7 @@ def test_reaping_looks_at_what_finished_or_closed_and_keeps_the_rest(server):
         for protocol in (running, closed, finished, closing):
             server.protocol_connected(protocol)
             server.create_application(protocol, {"type": "websocket", "who": protocol})
-        await asyncio.sleep(0.01)  # the two short applications finish; their done callbacks run
+        await asyncio.sleep(0.01)  # a duration, not a wait: the two short applications finish; their done callbacks run
         server.protocol_disconnected(closed)
         server.protocol_disconnected(closing)
         server.application_checker()

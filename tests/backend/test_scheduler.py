@@ -223,7 +223,7 @@ def test_racing_schedulers_run_a_job_once():
     @scheduler.job("test_race")
     def slow(now):
         ran.append(now)
-        clock.sleep(0.3)  # the other scheduler tries while this run's row is not committed
+        clock.sleep(0.3)  # a duration, not a wait: the other scheduler tries while this run's row is not committed
         return "ok"
 
     try:

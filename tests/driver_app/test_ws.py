@@ -354,7 +354,7 @@ def test_a_street_trip_ends_at_once_while_the_central_takes_its_time(server, sto
         assert wait_for(ui, lambda: vm.sending is None)
         assert len(vm.queue) == 1 and vm.sync_text == "1 corrida aguardando conexão"
         server.hold.set()
-        time.sleep(0.2)
+        time.sleep(0.2)  # a duration, not a wait: the central's late answer arrives before the next try
         vm.sync()
         assert vm.sending is None  # the central answered late: wait before trying again
         clock.advance(31)
@@ -465,7 +465,7 @@ def test_close_returns_at_once_when_the_network_went_silent(handshake, bound_s):
     try:
         client.connect("good", lambda message: None)
         assert accepted.wait(5)
-        time.sleep(0.2)  # the handshake answered (or hanging)
+        time.sleep(0.2)  # a duration, not a wait: the handshake answered (or hanging)
         started = time.perf_counter()
         client.close()
         assert time.perf_counter() - started < bound_s

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import time
+from contextlib import closing
 
 from websockets.asyncio.client import connect
 
-TICK = 0.8  # more than two background ticks: positions are flushed in batches
+FLUSH_TIMEOUT = 8.0  # positions are flushed in batches, every background tick: seconds on a loaded machine
 
 
 class Client:
@@ -57,6 +60,52 @@ async def operator(port: int, session: str) -> Client:
     )
 
 
+def _cabs(world: dict, columns: str, permits) -> list[tuple]:
+    """``columns`` of these permits' cabs, read from the platform's database as the dispatcher reads them."""
+    marks, url = ", ".join("%s" for _ in permits), world["database_url"]
+    sql = (f"SELECT p.number, {columns} FROM dispatch_cab c JOIN registry_permit p ON p.id = c.permit_id "
+           f"WHERE p.number IN ({marks})")
+    if url.startswith("sqlite:///"):
+        with closing(sqlite3.connect(url.removeprefix("sqlite:///"), timeout=10)) as db:
+            return db.execute(sql.replace("%s", "?"), list(permits)).fetchall()
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        return db.execute(sql, list(permits)).fetchall()
+
+
+def cab_positions(world: dict, permits) -> dict[str, tuple]:
+    """Where the platform's database has each of these permits' cabs: (lat, lon)."""
+    return {number: (lat, lon) for number, lat, lon in _cabs(world, "c.lat, c.lon", permits)}
+
+
+def cab_online(world: dict, permit: str) -> bool:
+    """Whether the platform's database counts this permit's cab online (its presence)."""
+    return any(bool(online) for _number, online in _cabs(world, "c.online", [permit]))
+
+
+def _all_placed(world: dict, want: dict) -> bool:
+    have = cab_positions(world, list(want))
+    return all(have.get(permit) is not None and None not in have[permit]
+               and abs(have[permit][0] - lat) < 1e-6 and abs(have[permit][1] - lon) < 1e-6
+               for permit, (lat, lon) in want.items())
+
+
+def wait_flushed(world: dict, *placed: tuple[dict, float, float], timeout: float = FLUSH_TIMEOUT) -> None:
+    """Until the database has each ``(cab, lat, lon)`` at its position: the dispatcher now chooses from it."""
+    want = {cab["permit"]: (lat, lon) for cab, lat, lon in placed}
+    deadline = time.monotonic() + timeout
+    while not _all_placed(world, want):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"positions not flushed within {timeout} s: {want} vs {cab_positions(world, list(want))}")
+        time.sleep(0.05)
+
+
+async def flushed(world: dict, *placed: tuple[dict, float, float], timeout: float = FLUSH_TIMEOUT) -> None:
+    """``wait_flushed`` without blocking the event loop the clients run on."""
+    await asyncio.to_thread(wait_flushed, world, *placed, timeout=timeout)
+
+
 async def free_at(client: Client, lat: float, lon: float) -> None:
     """Announce the cab free at a position and wait for the snapshot to have passed."""
     await client.send(type="status", status="livre")
@@ -72,5 +121,5 @@ async def two_free_cabs(port: int, world: dict) -> tuple[Client, Client]:
     await a.recv_until("snapshot"), await b.recv_until("snapshot")
     await free_at(a, lat - 0.003, lon)
     await free_at(b, lat - 0.006, lon)
-    await asyncio.sleep(TICK)
+    await flushed(world, (world["cabs"][1], lat - 0.003, lon), (world["cabs"][2], lat - 0.006, lon))
     return a, b

@@ -145,6 +145,7 @@ class Platform:
             MIGRATED.clone_sqlite(self.db_file)
         world = _manage(self.env, str(ROOT / "tests" / "e2e" / "world.py"))
         self.world = json.loads(world.stdout.strip().splitlines()[-1])
+        self.world["database_url"] = self.env["DATABASE_URL"]  # the tests read where a cab is as the dispatcher does
         return self.world
 
     def start(self, count: int = 1) -> list[int]:

@@ -76,7 +76,7 @@ async def drain(client: Client) -> None:
 
 async def ping_loop(client: Client, lat: float, lon: float, until: float, rtts: list[float]) -> None:
     """A cab that sends its position and a ping every ``PING_EVERY_S``, recording each pong's round trip."""
-    await asyncio.sleep(random.uniform(0, PING_EVERY_S))
+    await asyncio.sleep(random.uniform(0, PING_EVERY_S))  # a duration, not a wait: the pings' phases spread
     while time.monotonic() < until:
         await client.send(type="position", lat=lat + random.uniform(-0.01, 0.01), lon=lon + random.uniform(-0.01, 0.01))
         sent = time.perf_counter()

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
-from .client import driver, free_at
+from .client import driver, free_at, wait_flushed
 from .conftest import CHROMIUM, fill_address
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +65,7 @@ def test_console_shows_cabs_and_assigns_a_phone_ride_by_hand(platform, browser, 
     # A free north of the centre; B connected but out of service (the operator may still pick it).
     a = drivers.run(connect(cab_a, (lat + 0.004, lon + 0.002)))
     b = drivers.run(connect(cab_b, (lat - 0.003, lon - 0.004), status="fora_de_servico"))
-    time.sleep(TICK)
+    wait_flushed(world, (cab_a, lat + 0.004, lon + 0.002), (cab_b, lat - 0.003, lon - 0.004))
 
     context, page, errors = _console(browser, platform)
     try:
@@ -142,7 +141,7 @@ def test_passenger_signs_up_requests_and_sees_the_cvi_and_cmt(platform, browser,
     lat, lon = world["centre"]
     cab = world["cabs"][3]
     d = drivers.run(_free(port, cab["token"], lat - 0.003, lon + 0.001))
-    time.sleep(TICK)
+    wait_flushed(world, (cab, lat - 0.003, lon + 0.001))
 
     context = browser.new_context(viewport={"width": 1200, "height": 860}, locale="pt-BR", timezone_id="America/Sao_Paulo")
     page = context.new_page()

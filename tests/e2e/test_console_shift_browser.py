@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import pytest
 
-from .client import driver, free_at
+from .client import driver, free_at, wait_flushed
 from .conftest import Platform, fill_address
-from .test_console_browser import ARTIFACTS, TICK, expect
+from .test_console_browser import ARTIFACTS, expect
 
 pytestmark = pytest.mark.e2e
 N_CABS = 30
@@ -46,14 +45,17 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         for cab in world["cabs"]:
             d = await driver(port, cab["token"])
             await d.recv_until("snapshot")
-            await free_at(d, lat + rng.uniform(-0.018, 0.018), lon + rng.uniform(-0.018, 0.018))
+            at = (lat + rng.uniform(-0.018, 0.018), lon + rng.uniform(-0.018, 0.018))
+            placed.append((cab, *at))
+            await free_at(d, *at)
             await d.send(type="status", status="ocupado")  # every cab carries a street passenger: nobody can take a call
             await d.recv_until("status")
             clients.append(d)
         return clients
 
+    placed: list = []
     clients = drivers.run(connect_all(), timeout=120)
-    time.sleep(TICK)
+    wait_flushed(world, *placed)
     context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="pt-BR", timezone_id="America/Sao_Paulo")
     context.add_cookies([{"name": "sessionid", "value": world["operator"]["session"], "domain": "127.0.0.1", "path": "/"}])
     page = context.new_page()

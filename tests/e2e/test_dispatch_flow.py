@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from .client import TICK, driver, free_at, operator, passenger, two_free_cabs
+from .client import driver, flushed, free_at, operator, passenger, two_free_cabs
 
 pytestmark = pytest.mark.e2e
 
@@ -34,10 +34,10 @@ def test_request_offer_accept_pickup_meter_complete(platform):
         snapshot = await d.recv_until("snapshot")
         assert snapshot["cab"]["permit"] == cab["permit"] and snapshot["offer"] is None
         await free_at(d, lat + 0.004, lon)  # ~450 m north of the pickup, away from the rank
-        await asyncio.sleep(TICK)
+        await flushed(world, (cab, lat + 0.004, lon))
         p = await passenger(port, world["passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat, "lon": lon, "address": "Praça Cel. Pacheco de Medeiros"})
-        offer = (await d.recv_until("offer"))["offer"]
+        offer = (await d.recv_until("offer", timeout=30))["offer"]  # the first: the offering workers may still be loading
         assert 300 < offer["distance_m"] < 600 and "mais próximo" in offer["reason"]
         await d.send(type="offer_accept", offer_id=offer["id"])
         accepted = await p.recv_until("ride_update", where=lambda m: m["ride"]["status"] == "accepted")
@@ -95,7 +95,7 @@ def test_the_rank_queue_is_served_first(platform):
         checked = await r.recv_until("rank_checked_in")
         assert checked["queue_position"] == 1
         await free_at(n, lat + 0.0012, lon)  # the pickup is between: the free cab is nearer than the rank
-        await asyncio.sleep(TICK)
+        await flushed(world, (at_rank, lat, lon), (nearer, lat + 0.0012, lon))
         p = await passenger(port, world["passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat + 0.0009, "lon": lon})
         offer = (await r.recv_until("offer"))["offer"]
@@ -120,7 +120,7 @@ def test_reconnecting_mid_offer_restores_it(platform):
         d = await driver(port, cab["token"])
         await d.recv_until("snapshot")
         await free_at(d, lat + 0.01, lon + 0.01)
-        await asyncio.sleep(TICK)
+        await flushed(world, (cab, lat + 0.01, lon + 0.01))
         p = await passenger(port, world["other_passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat + 0.011, "lon": lon + 0.01})
         offer = (await d.recv_until("offer"))["offer"]
@@ -151,7 +151,7 @@ def test_a_suspended_cab_gets_nothing(platform):
         await s.recv_until("snapshot"), await f.recv_until("snapshot")
         await free_at(s, lat - 0.03, lon)  # the nearer one
         await free_at(f, lat - 0.036, lon)
-        await asyncio.sleep(TICK)
+        await flushed(world, (suspended, lat - 0.03, lon), (fallback, lat - 0.036, lon))
         today = datetime.now(ZoneInfo("America/Sao_Paulo")).date()  # the law's day: a UTC date runs three hours ahead
 
         def api(path, body=None):  # DIMUTRAN through the running platform, so its process announces the commit

@@ -18,12 +18,11 @@ from driver_app.session import build_session
 from driver_app.viewmodels import DriverState
 from driver_app.ws import UiQueue
 
-from .client import Client, passenger
+from .client import Client, flushed, passenger
 from .conftest import free_port
 
 pytestmark = pytest.mark.e2e
 
-FLUSH = 0.8  # positions are written in batches (~0.3 s ticks in these tests)
 
 
 class RunningClock:
@@ -116,7 +115,7 @@ def test_app_takes_a_ride_and_its_fare_reaches_the_statement(platform, tmp_path)
         here = next(r for r in session.ranks.rows if r.rank_id == world["rank_id"])
         assert here.here and here.verdict == "Você está neste ponto" and "1 na fila" in here.detail
         assert session.ranks.here_text.endswith(": 1º na fila")
-        await asyncio.sleep(FLUSH)
+        await flushed(world, (cab, lat + 0.0005, lon))
 
         p = await passenger(port, world["passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat, "lon": lon, "address": "Praça Cel. Pacheco de Medeiros"})
@@ -193,7 +192,7 @@ def test_network_lost_mid_trip_the_trip_waits_and_is_sent_when_it_returns(platfo
         session.flag.go_free()
         session.tick()
         session.tick()
-        await asyncio.sleep(FLUSH)
+        await flushed(world, (session.dispatch.last_snapshot["cab"], lat - 0.01, lon - 0.01))
         p = await passenger(port, world["other_passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat - 0.0105, "lon": lon - 0.01})
         await until(ui, lambda: session.offer.active, what="the offer")

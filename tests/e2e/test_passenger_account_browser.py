@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from datetime import datetime, timezone
 
 import pytest
@@ -14,9 +13,9 @@ import pytest
 from taxilaw.meter import Fix, Meter
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
-from .client import driver, free_at
+from .client import driver, free_at, wait_flushed
 from .conftest import fill_address
-from .test_console_browser import ARTIFACTS, TICK, expect
+from .test_console_browser import ARTIFACTS, expect
 
 pytestmark = pytest.mark.e2e
 ARTIFACTS_PASSENGER = ARTIFACTS.parent / "passenger"
@@ -35,9 +34,9 @@ def _page(browser, port, token, size=(1200, 900)):
 async def _drive(d, ride_id, lat, lon, steps=20):
     """arriving, on board, ~400 m north at real time, then the meter's total and the trace (as the driver app)."""
     await d.send(type="ride_arriving", ride_id=ride_id)
-    await asyncio.sleep(0.3)
+    await d.recv_until("ride_updated", where=lambda m: m["ride"]["status"] == "arriving")
     await d.send(type="ride_on_board", ride_id=ride_id)
-    await asyncio.sleep(0.5)
+    await d.recv_until("ride_updated", where=lambda m: m["ride"]["status"] == "on_board")
     meter, trace = Meter(MURIAE_DEMO_TARIFF), []
     meter.start(datetime.now(timezone.utc))
     for i in range(steps):
@@ -56,7 +55,7 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
     lat, lon = world["centre"]
     cab = world["cabs"][0]
     d = drivers.run(_free(port, cab["token"], lat - 0.002, lon))
-    time.sleep(TICK)
+    wait_flushed(world, (cab, lat - 0.002, lon))
     ARTIFACTS_PASSENGER.mkdir(parents=True, exist_ok=True)
     context, page, errors = _page(browser, port, world["passenger_token"])
     try:

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from .client import driver, free_at, operator
+from .client import driver, free_at, operator, wait_flushed
 from .conftest import ROOT, Platform, fill_address
 from .test_console_browser import TICK, expect
 from .test_passenger_account_browser import ARTIFACTS_PASSENGER, _page
@@ -107,7 +107,7 @@ def test_a_booking_made_on_the_page_is_dispatched_when_its_time_comes(platform, 
     lat, lon = world["centre"]
     cab = world["cabs"][1]
     d = drivers.run(_free(port, cab["token"], lat + 0.002, lon))
-    time.sleep(TICK)
+    wait_flushed(world, (cab, lat + 0.002, lon))
     context, page, errors = _page(browser, port, world["passenger_token"])
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
@@ -122,7 +122,7 @@ def test_a_booking_made_on_the_page_is_dispatched_when_its_time_comes(platform, 
         booking = page.locator("li.booking", has_text="Rua do Agendamento")
         expect(booking).to_be_visible(timeout=10000)
         page.screenshot(path=str(ARTIFACTS_PASSENGER / "booking-scheduled.png"))
-        time.sleep(2 * TICK)
+        time.sleep(2 * TICK)  # a duration, not a wait: two ticks pass and the booking must still be waiting its time
         assert _django(platform, "from backend.bookings.models import Booking; print(Booking.objects.get().status)").strip() == "scheduled"
 
         # The clock reaches the dispatch time (15 min before the pickup): the tick turns it into a ride offered to the cab.

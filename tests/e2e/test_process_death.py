@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .client import driver, free_at, operator, passenger
+from .client import cab_online, driver, flushed, free_at, operator, passenger
 from .conftest import Platform, descendants, still_running
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +41,7 @@ def test_the_other_process_finishes_the_offer_of_a_killed_one(two_processes):
         await b.recv_until("snapshot"), await c.recv_until("snapshot")
         await free_at(b, lat - 0.003, lon)
         await free_at(c, lat - 0.006, lon)
-        await asyncio.sleep(1.0)
+        await flushed(world, (near, lat - 0.003, lon), (far, lat - 0.006, lon))
         p = await passenger(first, world["passenger_token"])  # the request is handled by the first process
         await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon})
         offer = (await b.recv_until("offer"))["offer"]
@@ -73,9 +73,12 @@ def test_a_killed_process_takes_its_cabs_offline_within_seconds(two_processes):
         b = await driver(first, orphan["token"])
         await b.recv_until("snapshot")
         await free_at(b, lat - 0.003, lon)
-        await asyncio.sleep(1.5)  # the position flushed
+        await flushed(world, (orphan, lat - 0.003, lon))
         two_processes.processes[0].send_signal(signal.SIGKILL)
-        await asyncio.sleep(7.0)  # the lease (5 s) ran out and the second process's tick swept it
+        deadline = time.monotonic() + 15  # the lease (5 s) runs out and the second process's tick sweeps it
+        while await asyncio.to_thread(cab_online, world, orphan["permit"]):
+            assert time.monotonic() < deadline, "the killed process's cab is still online"
+            await asyncio.sleep(0.1)
         p = await passenger(second, world["passenger_token"])
         await p.send(type="ride_request", pickup={"lat": lat - 0.002, "lon": lon})
         ride = (await p.recv_until("ride_update"))["ride"]
@@ -152,7 +155,8 @@ def test_a_process_stalled_for_twice_its_lease_gets_its_open_sockets_back_online
         stopped = time.monotonic()
         try:
             await _offline_seen_by(console, permits, timeout=4 * LEASE)  # swept by the other process
-            await asyncio.sleep(max(0.0, 2 * LEASE - (time.monotonic() - stopped)))  # the fault lasts 2 x the lease
+            # a duration, not a wait: the fault lasts 2 x the lease
+            await asyncio.sleep(max(0.0, 2 * LEASE - (time.monotonic() - stopped)))
         finally:
             process.send_signal(signal.SIGCONT)
         resumed = time.monotonic()

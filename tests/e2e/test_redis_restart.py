@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from dispatch.layer_watch import LAYER_LOST
 from tests.private_redis import PrivateRedis
 
-from .client import TICK, driver, free_at, operator, passenger
+from .client import driver, flushed, free_at, operator, passenger
 from .conftest import Platform
 
 pytestmark = pytest.mark.e2e
@@ -72,7 +72,7 @@ def _recovers(platform, fault, after_fault=lambda: None, while_down: bool = Fals
         await a.recv_until("snapshot"), await b.recv_until("snapshot")
         await free_at(a, *busy_at)
         await free_at(b, *free_at_)
-        await asyncio.sleep(TICK)
+        await flushed(world, (busy, *busy_at), (free, *free_at_))
         p = await passenger(port, world["passenger_token"])
         o = await operator(port, world["operator"]["session"])
         await o.recv_until("snapshot")
@@ -102,7 +102,7 @@ def _recovers(platform, fault, after_fault=lambda: None, while_down: bool = Fals
         await p.recv_until("ride_update", timeout=left(), where=lambda m: m["ride"]["id"] == ride_id and m["ride"]["status"] == "arriving")
         await o.recv_until("ride_update", timeout=left(), where=lambda m: m["ride"]["id"] == ride_id and m["ride"]["status"] == "arriving")
         # The free cab is online and gets the ride asked where it is (the console's call).
-        await asyncio.sleep(TICK)
+        await flushed(world, (free, *free_at_))
         await o.send(type="ride_create", pickup={"lat": free_at_[0] + 0.0005, "lon": free_at_[1]},
                      caller_name="Maria", caller_phone="32999990000")
         second = (await b.recv_until("offer", timeout=left()))["offer"]
