@@ -73,7 +73,7 @@ class Server:
             port = _free_port()
             log = open(log_dir / f"daphne-{port}.log", "w")
             self.processes.append(subprocess.Popen(
-                [sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port), "backend.asgi:application"],
+                [sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT))
             self.ports.append(port)
         for port in self.ports:
@@ -172,7 +172,7 @@ def main() -> None:
     if not url.startswith("postgres"):
         sys.exit("DATABASE_URL must name a PostgreSQL database of your own (it is dropped and created)")
     database = urlparse(url).path.strip("/")
-    base = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="0", DJANGO_HTTPS="0",
+    base = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", DJANGO_HTTPS="0",
                 DJANGO_SECRET_KEY="bench-" + uuid.uuid4().hex, DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
                 CACHE_KEY_PREFIX=f"bench-{uuid.uuid4().hex[:8]}", TAXI_VAR_DIR=tempfile.mkdtemp(prefix="db-bench-"),
                 PYTHONPATH=str(ROOT))

@@ -56,7 +56,7 @@ if __name__ == "__main__" and str(ROOT) not in sys.path:
 
 
 def _build_naive_application():
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_DEBUG", "1")  # a benchmark is development
     from django.core.asgi import get_asgi_application
 
@@ -1083,10 +1083,10 @@ def main():  # noqa: C901
 
     tmp = Path(tempfile.mkdtemp(prefix="dispatch-bench-"))
     db = Database(args.db, args.pg_url, tmp, fleet_template(args.cabs, args.passengers) if args.reuse_fleet else None)
-    os.environ.update(DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
+    os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
     os.environ.pop("REDIS_URL", None)
     (tmp / "bench_pubsub_settings.py").write_text(
-        "from backend.settings import *  # noqa\n"
+        "from config.settings import *  # noqa\n"
         "CHANNEL_LAYERS = {'default': {'BACKEND': 'channels_redis.pubsub.RedisPubSubChannelLayer',\n"
         "    'CONFIG': {'hosts': [{'address': REDIS_URL}]}}}\n")
     rows, search = [], None
@@ -1115,7 +1115,7 @@ def main():  # noqa: C901
             connections.close_all()
         for name in [s for s in scenarios if s != "search"]:
             env = dict(base_env)
-            app, count = "backend.asgi:application", 1
+            app, count = "config.asgi:application", 1
             if name == "echo":
                 app = "benchmarks.echo:application"
             elif name == "naive":

@@ -64,7 +64,7 @@ def simulated_trips(n: int, seed: int = 18) -> list[tuple[datetime, tuple, tuple
 def database_trips(limit: int) -> list[tuple[datetime, tuple, tuple, Decimal]]:
     import django
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     from backend.trips.models import Ride, RideStatus
 

@@ -71,7 +71,7 @@ class Choice:
 # The nearest few are picked before the joins: joining every free cab of the cells doubled the
 # statement's time. On PostgreSQL the cells and the excluded cabs are arrays, so the statement's
 # text is always the same: it is prepared once per connection and keeps its generic plan
-# (backend/settings.py); planning it at every call was ~30% of a search at 10,000 cabs.
+# (config/settings.py); planning it at every call was ~30% of a search at 10,000 cabs.
 # The cabs with an offer pending are one uncorrelated subquery (PostgreSQL hashes it once per search),
 # not a NOT EXISTS per cab: the generic plan, made while few offers existed, ran that as a scan of the
 # whole pending-offer index for each cab read, and the index keeps every offer closed since the last

@@ -25,7 +25,7 @@ if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER"):
     given = os.environ.setdefault("MURIAE_TESTS_REDIS_URL", os.environ["REDIS_URL"])
     os.environ["REDIS_URL"] = _redis_db_of_this_worker(given, os.environ["PYTEST_XDIST_WORKER"])
 
-from backend.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: E402, F403
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # The test database is a file (one per test process): an in-memory one shares its cache between connections,

@@ -59,7 +59,7 @@ def services_of(text: str) -> dict:
 
 def test_settings_default_to_production():
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env["DJANGO_SETTINGS_MODULE"] = "backend.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     refused = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert refused.returncode != 0 and "DJANGO_SECRET_KEY must be set" in refused.stderr
     probe = "import django; django.setup(); from django.conf import settings as s; print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.SECURE_HSTS_SECONDS)"

@@ -5,7 +5,7 @@ from django.db import OperationalError
 from django.urls import path
 from psycopg_pool import PoolTimeout
 
-from backend.urls import handler400, handler403, handler404, handler500  # noqa: F401 - looked up in the root URLconf
+from config.urls import handler400, handler403, handler404, handler500  # noqa: F401 - looked up in the root URLconf
 
 
 def broken(request):

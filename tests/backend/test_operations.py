@@ -203,7 +203,7 @@ def test_metrics_count_sockets_rejected_frames_offers_and_the_request_to_offer_l
 def test_json_logs_by_setting():
     code = ("import django, logging; django.setup(); "
             "logging.getLogger('dispatch.background').warning('ciclo atrasado %s s', 7)")
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", LOG_FORMAT="json",
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", LOG_FORMAT="json",
                TAXI_VAR_DIR=str(ROOT / "var"))
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     line = json.loads(run.stderr.strip().splitlines()[-1])

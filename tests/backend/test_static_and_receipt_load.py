@@ -1,4 +1,4 @@
-"""Through the ASGI application Daphne serves (backend.asgi): static files carry the pages' security headers, and
+"""Through the ASGI application Daphne serves (config.asgi): static files carry the pages' security headers, and
 eight anonymous clients fetching a long ride's receipt PDF at once do not hold the event loop (issue 27, point 7).
 
 In process, with Channels' ``HttpCommunicator`` on the same application object ``python -m dispatch.server``
@@ -33,9 +33,9 @@ LOOP_LAG_BOUND_S = 1.0
 def asgi_application():
     from dispatch import memory
 
-    started, memory.start = memory.start, lambda: None  # backend.asgi tunes the collector for Daphne: not here
+    started, memory.start = memory.start, lambda: None  # config.asgi tunes the collector for Daphne: not here
     try:
-        from backend.asgi import application
+        from config.asgi import application
     finally:
         memory.start = started
     return application

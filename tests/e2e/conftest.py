@@ -85,7 +85,7 @@ class MigratedDatabase:
         return self.folder
 
     def _migrate(self, database_url: str) -> None:
-        env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DATABASE_URL=database_url,
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", DATABASE_URL=database_url,
                    TAXI_VAR_DIR=str(self._var_dir()), PYTHONPATH=str(ROOT))
         _manage(env, "manage.py", "migrate", "--no-input")
 
@@ -124,7 +124,7 @@ def _drop_migrated_database():
 class Platform:
     def __init__(self, tmp: Path):
         self.tmp = tmp
-        self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="backend.settings", DJANGO_DEBUG="1", DISPATCH_OFFER_SECONDS="3",
+        self.env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", DISPATCH_OFFER_SECONDS="3",
                         DISPATCH_TICK_SECONDS="0.3", TAXI_VAR_DIR=str(tmp), PYTHONPATH=str(ROOT),
                         CACHE_KEY_PREFIX=f"e2e-{uuid.uuid4().hex[:8]}")  # its own rate-limit counts, as its own database
         if _on_postgres():
@@ -155,7 +155,7 @@ class Platform:
             process = subprocess.Popen(
                 [sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
                  "--websocket_connect_timeout", "10", "--websocket-max-message-size", "2097152",
-                 "--websocket-max-frame-size", "2097152", "backend.asgi:application"],
+                 "--websocket-max-frame-size", "2097152", "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             )
             _wait_port(port, process)

@@ -207,7 +207,7 @@ def test_the_passenger_page_shows_the_pix_qr_of_a_ride_paid_by_pix(platform, aux
     cab = world["cabs"][1]
     base = f"http://127.0.0.1:{port}"
     subprocess.run([sys.executable, "-c", (
-        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'backend.settings'); django.setup();"
+        "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); django.setup();"
         "from backend.payments.services import register_pix_key; from backend.registry.models import Person;"
         f"register_pix_key(Person.objects.get(pk={cab['person_id']}), 'phone', '(32) 98765-4321')")],
         cwd=ROOT, env=platform.env, check=True, capture_output=True, text=True)

@@ -100,8 +100,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out admin login
 ]
 
-ROOT_URLCONF = "backend.urls"
-ASGI_APPLICATION = "backend.asgi.application"
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
