@@ -43,6 +43,10 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
+if __package__ in (None, ""):  # run as a script: the repository root on the path, for ``benchmarks.*``
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks import dispatch_bench_scale  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 CENTRE = (-21.131, -42.367)
 SPREAD = 0.045  # cabs and pickups in a box of about +-5 km around the centre
@@ -185,8 +189,10 @@ def fleet_tokens() -> tuple[list[str], list[str]]:
     return cabs, list(Passenger.objects.order_by("pk").values_list("token", flat=True))
 
 
-def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
-    """N compliant cabs (permit, term, vehicle, inspection, CMT, user, token) and a pool of passengers."""
+def build_fleet(n: int, passengers: int, first: int = 0, part: tuple[int, int] = (0, 1)) -> tuple[list[str], list[str]]:
+    """N compliant cabs (permit, term, vehicle, inspection, CMT, user, token), numbered from ``first``, and a pool of
+    passengers. ``part`` (p, of parts): only document numbers equal to p modulo parts, so that parts built at once
+    (dispatch_bench_scale.build_fleet_parallel) never make the same one."""
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -209,15 +215,15 @@ def build_fleet(n: int, passengers: int) -> tuple[list[str], list[str]]:
     def unique(gen, seen):
         while True:
             v = gen.generate()
-            if v not in seen:
+            if v not in seen and int(v) % part[1] == part[0]:
                 seen.add(v)
                 return v
 
     tokens = []
     cpf, cnh, renavam = CPF(), CNH(), RENAVAM()
-    for start in range(0, n, 250):
+    for start in range(first, first + n, 250):
         with transaction.atomic():
-            for i in range(start, min(n, start + 250)):
+            for i in range(start, min(first + n, start + 250)):
                 user = User.objects.create(username=f"bench{i}")
                 person = people.register_person(full_name=f"Motorista {i}", cpf=unique(cpf, cpfs), cnh=unique(cnh, cnhs), user=user)
                 permit = permits.grant_permit(person=person, number=f"B-{i:05d}", result_published_on=signed, on=signed)
@@ -743,9 +749,10 @@ def _iso(ts):
 
 
 def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: str | None, db_name: str | None = None,
-            hops_file: Path | None = None):
+            hops_file: Path | None = None, watch=None):
     """Run the load from ``args.client_procs`` cab processes and one passenger process: the connection of every cab,
-    three windows, then (``--restart``) a restart of the first server under that load."""
+    three windows, then (``--restart``) a restart of the first server under that load. ``watch``
+    (dispatch_bench_scale.Watch): begun and ended around the requests window, its figures added to the result."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -801,9 +808,12 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         time.sleep(REQUEST_WARMUP_S)
         c2, p2, t2 = servers.cpu(), positions(), time.perf_counter()
         m2, l2 = machine_cpu(), clients_cpu()
+        if watch:
+            watch.begin()
         time.sleep(args.requests_window or args.duration)
         c3, p3, t3 = servers.cpu(), positions(), time.perf_counter()
         m3, l3 = machine_cpu(), clients_cpu()
+        watched = watch.end() if watch else {}
         if args.restart:
             restart = restart_under_load(servers, args.down, sum(c[5] for c in connected), backs, refusals,
                                          [tokens[i] for i in sorted(suspended)])
@@ -853,6 +863,7 @@ def measure(name, servers: Servers, tokens, pax, args, echo: bool, redis_url: st
         # the requests window: how busy the machine's cores were, and the share the load's clients took of it
         "machine_busy": (m3[0] - m2[0]) / (m3[1] - m2[1]), "clients_cpu_util": (l3 - l2) / (t3 - t2),
         "hops": hop_times(hops_file, requests, offers, t2, t3) if hops_file and not echo else [],
+        **watched,
     }
 
 
@@ -1063,6 +1074,7 @@ def main():  # noqa: C901
     parser.add_argument("--reuse-fleet", action="store_true",
                         help="PostgreSQL: keep the built fleet in a template database and copy it on later runs "
                              "(taxi_bench_fleet_*: drop them when done)")
+    dispatch_bench_scale.add_arguments(parser)
     args = parser.parse_args()
 
     def interrupted(*_):
@@ -1078,11 +1090,16 @@ def main():  # noqa: C901
     gc.set_threshold(50_000, 50, 100)
 
     scenarios = [s for s in args.scenarios.split(",") if s]
+    processes = {dispatch_bench_scale.scenario_name(k): k for k in dispatch_bench_scale.parse_processes(args.processes)} \
+        if args.processes else {}
+    if processes:
+        scenarios = list(processes)
+    fleet = args.cabs * max(processes.values(), default=1)  # --cabs per process with --processes
     if args.layer == "pubsub" and "redis" in scenarios and "pubsub" not in scenarios:
         scenarios.insert(scenarios.index("redis") + 1, "pubsub")
 
     tmp = Path(tempfile.mkdtemp(prefix="dispatch-bench-"))
-    db = Database(args.db, args.pg_url, tmp, fleet_template(args.cabs, args.passengers) if args.reuse_fleet else None)
+    db = Database(args.db, args.pg_url, tmp, fleet_template(fleet, args.passengers) if args.reuse_fleet else None)
     os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", DATABASE_URL=db.url, TAXI_VAR_DIR=str(tmp), LOG_LEVEL="WARNING")
     os.environ.pop("REDIS_URL", None)
     (tmp / "bench_pubsub_settings.py").write_text(
@@ -1090,6 +1107,10 @@ def main():  # noqa: C901
         "CHANNEL_LAYERS = {'default': {'BACKEND': 'channels_redis.pubsub.RedisPubSubChannelLayer',\n"
         "    'CONFIG': {'hosts': [{'address': REDIS_URL}]}}}\n")
     rows, search = [], None
+    burner = dispatch_bench_scale.Burner(args.burn) if args.burn else None
+    admin_url = urlunparse(urlparse(args.pg_url)._replace(path="/postgres")) if db.name else None
+    if db.name and args.lock_wait_ms:
+        dispatch_bench_scale.log_lock_waits(admin_url, db.name, args.lock_wait_ms)
     try:
         import django
 
@@ -1098,11 +1119,16 @@ def main():  # noqa: C901
 
         t = time.perf_counter()
         call_command("migrate", verbosity=0)
-        tokens, pax = fleet_tokens() if db.cloned else build_fleet(args.cabs, args.passengers)
+        if db.cloned:
+            tokens, pax = fleet_tokens()
+        elif db.name and args.build_workers > 1:
+            tokens, pax = dispatch_bench_scale.build_fleet_parallel(fleet, args.passengers, args.build_workers)
+        else:
+            tokens, pax = build_fleet(fleet, args.passengers)
         if not db.cloned:
             analyze()
         db.keep_as_template()
-        print(f"database {args.db} ready with {args.cabs} cabs in {time.perf_counter() - t:.0f} s" + (" (copied)" if db.cloned else ""))
+        print(f"database {args.db} ready with {fleet} cabs in {time.perf_counter() - t:.0f} s" + (" (copied)" if db.cloned else ""))
         from django.db import connections
 
         connections.close_all()
@@ -1120,8 +1146,8 @@ def main():  # noqa: C901
                 app = "benchmarks.echo:application"
             elif name == "naive":
                 app = "benchmarks.dispatch_bench:naive_application"
-            elif name in ("redis", "pubsub"):
-                count = 2
+            elif name in ("redis", "pubsub", *processes):
+                count = processes.get(name, 2)
                 env["REDIS_URL"] = args.redis_url
                 import redis
 
@@ -1133,8 +1159,9 @@ def main():  # noqa: C901
             connections.close_all()
             servers = Servers(app, count, env, tmp, pin=args.pin)
             try:
-                rows.append(measure(name, servers, tokens, pax, args, name == "echo", env.get("REDIS_URL"), db.name,
-                                    Path(env["DISPATCH_TRACE_HOPS"])))
+                rows.append(measure(name, servers, tokens[:args.cabs * count] if name in processes else tokens, pax, args,
+                                    name == "echo", env.get("REDIS_URL"), db.name, Path(env["DISPATCH_TRACE_HOPS"]),
+                                    dispatch_bench_scale.Watch(burner, admin_url, db.name)))
             finally:
                 servers.stop()
             r = rows[-1]
@@ -1142,6 +1169,8 @@ def main():  # noqa: C901
                   f"offer p50/p90/p99 {r['p50_ms']:.1f}/{r['p90_ms']:.1f}/{r['p99_ms']:.1f} ms, ping p99 {r['rtt_p99_ms']:.1f} ms, errors {r['errors']}",
                   flush=True)
     finally:
+        if burner:
+            burner.stop()
         try:
             db.drop()
         finally:
@@ -1150,9 +1179,12 @@ def main():  # noqa: C901
             else:
                 shutil.rmtree(tmp, ignore_errors=True)
     print()
-    print(f"dispatch benchmark: {args.cabs} cabs, a position every {args.tick:g} s, {args.rps:g} requests/s, "
+    print(f"dispatch benchmark: {args.cabs} cabs{' per process' if processes else ''}, a position every {args.tick:g} s, {args.rps:g} requests/s, "
           f"{args.duration:g} s measured per scenario, db {args.db}, {os.cpu_count()} cores (client on the same machine)")
     print_table(rows, args)
+    dispatch_bench_scale.print_burn(rows)
+    for r in rows:
+        dispatch_bench_scale.print_waits(r["name"], r.get("pg_waits"))
     if search:
         print_search(search)
 

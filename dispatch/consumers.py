@@ -7,7 +7,8 @@ close is 4008: the same meaning in the application range. Every socket is
 rate-limited from its first frame, in frames and in characters (``wire.LIMITS``);
 long frames and traces are read off the event loop (``dispatch.off_loop``). A
 credential that ends (revoked, expired) closes its sockets with 4401. Group messages arrive as ``relay`` events (or
-``relay_many``, several at once) and are passed on as they are, a frame each. A connection whose channel layer
+``relay_many``, several at once) and are passed on as they are, a frame each; a ``resync`` (an announcement to one
+of the socket's groups was lost: ``dispatch.events``) is answered with the role's snapshot. A connection whose channel layer
 failed (Redis down or restarted: ``dispatch.layer_watch``) is closed with 4503, and its client reconnects.
 """
 
@@ -221,6 +222,13 @@ class _Base(AsyncWebsocketConsumer):
     async def on_ping(self, data):
         await self.send_json(wire.PONG())
 
+    async def resync(self, event):
+        """An announcement to one of this socket's groups was lost (``dispatch.events``): a fresh snapshot instead."""
+        await self.send_snapshot()
+
+    async def send_snapshot(self):
+        """The role's ``snapshot`` frame, as at (re)connection."""
+
     async def relay(self, event):
         await self.send_json(event["message"])
 
@@ -319,6 +327,9 @@ class DriverConsumer(_Base):
     async def on_connect(self):
         await self.join(events.cab_group(self.cab.permit_id))
         await self.join("cabs")
+        await self.send_snapshot()
+
+    async def send_snapshot(self):
         await self.send_json(await _driver_snapshot(self.cab))
 
     async def disconnect(self, code):
@@ -405,9 +416,13 @@ class PassengerConsumer(_Base):
             return
         self.passenger = passenger
         await self.join(events.passenger_group(passenger.pk))  # told when the token changes (erasure)
-        snapshot = await database_sync_to_async(snapshots.for_passenger)(passenger)
+        await self.send_snapshot()
+
+    async def send_snapshot(self):
+        snapshot = await database_sync_to_async(snapshots.for_passenger)(self.passenger)
         for ride in snapshot["rides"]:
-            await self.join(events.ride_group(ride["id"]))
+            if events.ride_group(ride["id"]) not in self.groups:
+                await self.join(events.ride_group(ride["id"]))
         await self.send_json(snapshot)
 
     def refusal_before_reading(self, text: str | None) -> dict | None:
@@ -461,6 +476,9 @@ class OperatorConsumer(_Base):
 
     async def on_connect(self):
         await self.join(events.OPERATORS)
+        await self.send_snapshot()
+
+    async def send_snapshot(self):
         await self.send_json(await database_sync_to_async(snapshots.for_operator)())
 
     async def on_ride_create(self, data):

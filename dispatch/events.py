@@ -13,10 +13,13 @@ In an offering worker process (``dispatch.offering``) they are collected and
 handed back to the serving process, which posts them to its outbox.
 
 A send that fails (Redis busy or away) is tried again a few times (``RETRY_PAUSES_SECONDS``), the later
-announcements waiting behind it so that the order holds; one that still fails is lost, and its clients catch
-up from their next snapshot. While the layer keeps failing each announcement gets one attempt, so that a
-backlog does not grow behind the pauses. Every failed attempt and every loss is counted
-(:func:`failed_sends`, :func:`lost_announcements`) for the metrics.
+announcements waiting behind it so that the order holds; one that still fails is lost. While the layer keeps
+failing each announcement gets one attempt, so that a backlog does not grow behind the pauses. A lost
+announcement's group is remembered, and once the layer carries a send again (or every
+``RESYNC_EVERY_SECONDS`` while the outbox is idle) that group is sent a ``resync``: each of its sockets sends
+its client a fresh snapshot (``dispatch.consumers``), so a client is not left behind until it reconnects.
+Every failed attempt, every loss and every resync is counted (:func:`failed_sends`, :func:`lost_announcements`,
+``dispatch.metrics``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ RETRY_PAUSES_SECONDS = (0.05, 0.25, 1.0)  # between the attempts of one send: ab
 _failed_sends = 0  # group_send attempts that raised, since the process started
 _lost = 0  # announcements given up after every attempt
 _layer_failing = False  # the last announcement was lost: one attempt each until a send works again
+RESYNC = {"type": "resync"}  # to a group whose announcement was lost: its sockets send their snapshots
+RESYNC_EVERY_SECONDS = 1.0  # an idle outbox tries the owed resyncs this often
+RESYNC_GROUPS_MAX = 20_000  # groups owed a resync kept at most (every cab's, rides', operators'): memory bounded
+_owed: dict[str, None] = {}  # groups whose announcement was lost, oldest first, owed a resync
 
 
 def failed_sends() -> int:
@@ -53,6 +60,11 @@ def failed_sends() -> int:
 def lost_announcements() -> int:
     """Announcements given up after every attempt (their clients catch up from a snapshot), since this process started."""
     return _lost
+
+
+def owed_resyncs() -> list[str]:
+    """Groups whose announcement was lost and whose sockets have not been sent a ``resync`` yet."""
+    return list(_owed)
 
 
 def cab_group(permit_id: int) -> str:
@@ -129,7 +141,11 @@ async def drain(timeout: float = DRAIN_SECONDS) -> bool:
 async def _send_in_order(outbox: asyncio.Queue) -> None:
     layer = get_channel_layer()
     while True:
-        group, message = await outbox.get()
+        try:
+            group, message = await asyncio.wait_for(outbox.get(), RESYNC_EVERY_SECONDS) if _owed else await outbox.get()
+        except asyncio.TimeoutError:  # idle while a resync is owed: try them
+            await resync_owed(layer)
+            continue
         if isinstance(message, list):
             event = {"type": "relay_many", "messages": message}
         else:
@@ -144,7 +160,7 @@ async def _send_in_order(outbox: asyncio.Queue) -> None:
 async def send_with_retries(layer, group: str, event: dict) -> bool:
     """``layer.group_send``, tried again after each of ``RETRY_PAUSES_SECONDS``; whether it was sent. Never raises:
     one failed announcement must not stop the others."""
-    global _failed_sends, _lost, _layer_failing
+    global _failed_sends, _layer_failing
     pauses = [] if _layer_failing else list(RETRY_PAUSES_SECONDS)
     attempt = 0
     while True:
@@ -155,16 +171,45 @@ async def send_with_retries(layer, group: str, event: dict) -> bool:
             _failed_sends += 1
             metrics.ANNOUNCEMENT_FAILURES.inc()
             if not pauses:
-                _lost += 1
-                _layer_failing = True
-                log.exception("announcement to %s lost after %d attempt(s); its clients catch up from a snapshot", group, attempt)
+                _lose(group, attempt)
                 return False
             pause = pauses.pop(0)
             log.warning("announcement to %s failed (attempt %d); trying again in %s s", group, attempt, pause, exc_info=True)
             await asyncio.sleep(pause)
         else:
             _layer_failing = False
+            if _owed:
+                await resync_owed(layer)
             return True
+
+
+def _lose(group: str, attempt: int) -> None:
+    """Count a lost announcement and owe its group a resync."""
+    global _lost, _layer_failing
+    _lost += 1
+    _layer_failing = True
+    metrics.ANNOUNCEMENTS_LOST.inc()
+    _owed.pop(group, None)
+    _owed[group] = None
+    while len(_owed) > RESYNC_GROUPS_MAX:  # the oldest forgotten: those clients wait for their reconnection
+        _owed.pop(next(iter(_owed)))
+    log.error("announcement to %s lost after %d attempt(s); its sockets will be sent a resync", group, attempt, exc_info=True)
+
+
+async def resync_owed(layer) -> int:
+    """Send ``resync`` to each group owed one, oldest first, until a send fails (the layer still failing: the rest
+    wait for the next try); how many were sent. Never raises."""
+    sent = 0
+    for group in list(_owed):
+        try:
+            await layer.group_send(group, RESYNC)
+        except Exception as exc:
+            log.warning("resync of %s failed (%s); %d still owed", group, exc, len(_owed))
+            return sent
+        _owed.pop(group, None)
+        metrics.RESYNCS.inc()
+        sent += 1
+    return sent
 
 
 def collect() -> list:

@@ -31,7 +31,11 @@ TICK_LAG = Histogram(
 )
 TICK_AGE = Gauge("dispatch_tick_age_seconds", "Seconds since this process's background tick last finished (NaN: never)")
 FRAMES_REJECTED = Counter("dispatch_frames_rejected", "Inbound websocket frames refused, by reason", ["reason"])
-ANNOUNCEMENT_FAILURES = Counter("dispatch_announcement_failures", "Announcements the channel layer failed to send")
+ANNOUNCEMENT_FAILURES = Counter("dispatch_announcement_failures", "Announcements the channel layer failed to send (each attempt)")
+ANNOUNCEMENTS_LOST = Counter(
+    "dispatch_announcements_lost", "Announcements given up after every attempt (their group is owed a resync: dispatch.events)",
+)
+RESYNCS = Counter("dispatch_resyncs", "Resyncs sent to groups whose announcement was lost (their sockets send fresh snapshots)")
 DB_CONNECTIONS = Gauge("dispatch_db_connections", "Database connections this process holds open (its threads')")
 CABS_REGISTERED = Gauge(
     "dispatch_cabs_registered",

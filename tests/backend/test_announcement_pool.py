@@ -60,6 +60,7 @@ def _outbox_restored(monkeypatch):
     for name in ("_loop", "_outbox", "_sender"):
         monkeypatch.setattr(events, name, getattr(events, name))
     monkeypatch.setattr(events, "_layer_failing", False)
+    monkeypatch.setattr(events, "_owed", {})
 
 
 def run(coro):
@@ -160,3 +161,54 @@ def test_the_layers_pool_is_a_waiting_one_sized_as_configured(private_redis, set
     assert isinstance(pool, BlockingConnectionPool) and (pool.max_connections, pool.timeout) == (64, 10)
     if os.environ.get("REDIS_URL"):  # the project's layer on Redis is this one
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "dispatch.layers.WaitingPoolRedisChannelLayer"
+
+
+def _held_pool_scenario(private_redis, monkeypatch, hold_seconds: float, prefix: str):
+    """A pool of two connections, both held ``hold_seconds`` (long commands), while 20 ride updates go through the
+    outbox to 10 clients: what each client received, in order (a ride update's version, or ``"resync"``). Two, as
+    the clients' receive loop then holds one (channels_redis's ``BZPOPMIN``)."""
+
+    async def scenario():
+        layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 2, "socket_timeout": None}],
+                                             prefix=prefix, pool_timeout=0.02)
+        monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
+        events.start_outbox()
+        channels = [await layer.new_channel() for _ in range(10)]
+        for channel in channels:
+            await layer.group_add(RIDE, channel)
+        held = [asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=hold_seconds)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        for version in range(1, 21):
+            events.post(RIDE, ride_update(version))
+        await asyncio.gather(*held)
+
+        async def follow(channel):
+            seen = []
+            while not seen or seen[-1] not in (20, "resync"):
+                message = await layer.receive(channel)
+                seen.append("resync" if message["type"] == "resync" else message["message"]["ride"]["version"])
+            return seen
+
+        seen = await asyncio.gather(*(follow(c) for c in channels))
+        await layer.flush()
+        return seen
+
+    return run(scenario())
+
+
+def test_a_pool_of_two_held_briefly_delays_the_announcements_counted_and_every_client_gets_every_one(private_redis, monkeypatch):
+    failed, lost = events.failed_sends(), events.lost_announcements()
+    seen = _held_pool_scenario(private_redis, monkeypatch, 0.2, "brief")
+    assert all(s == list(range(1, 21)) for s in seen)  # the retries covered the wait: nothing lost, order kept
+    assert events.failed_sends() > failed and events.lost_announcements() == lost
+
+
+def test_a_pool_of_two_held_past_the_retries_loses_announcements_counted_and_every_client_is_sent_a_resync(
+        private_redis, monkeypatch):
+    monkeypatch.setattr(events, "RESYNC_EVERY_SECONDS", 0.2)
+    lost = events.lost_announcements()
+    seen = _held_pool_scenario(private_redis, monkeypatch, 2.0, "long")  # longer than the retries' 1.3 s
+    assert events.lost_announcements() > lost
+    assert all(s[-1] == "resync" or s[-1] == 20 for s in seen)
+    assert all("resync" in s for s in seen)  # each client is sent a resync: its consumer sends the snapshot
+    assert not events.owed_resyncs()
