@@ -266,8 +266,10 @@ def may_impose(
     return Decision.allow(*articles)
 
 
-def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decided_on: date) -> Decision:
-    """A suspension (Art. 54, b) has a start and an end, the end not before the start, not before the decision."""
+def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decided_on: date, max_days: Optional[int] = None) -> Decision:
+    """A suspension (Art. 54, b) has a start and an end, the end not before the start, not before the decision, and
+    lasts at most ``max_days`` (the dated parameter ``suspension_max_days``: the law sets no maximum, the regulation
+    does; docs/readings-enforcement.md). Beyond it the only path is the revocation, after the inquiry of Art. 10."""
     if starts_on is None or ends_on is None or ends_on < starts_on or starts_on < decided_on:
         return Decision.refuse(
             Reason(
@@ -276,6 +278,18 @@ def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decide
                 gettext_noop("A suspensão precisa de início (a partir da decisão, {decided_on}) e de fim não anterior ao início (Art. 54, b)."),
                 {"decided_on": decided_on},
             )
+        )
+    days = (ends_on - starts_on).days + 1
+    if max_days is not None and days > max_days:
+        return Decision.refuse(
+            Reason(
+                "Art. 54, b",
+                "suspension_beyond_maximum",
+                gettext_noop("A suspensão de {days} dias passa do máximo de {max_days} dias do regulamento (Art. 54, b); "
+                             "além dele, só a revogação, precedida do inquérito (Art. 10)."),
+                {"days": days, "max_days": max_days},
+            ),
+            articles=("Art. 10",),
         )
     return Decision.allow("Art. 54, b")
 

@@ -223,6 +223,15 @@ def extinction_deadline(expires_on: date, params: Parameters, municipal_holidays
     return day_term_end(expires_on, days, municipal_holidays)
 
 
+def extinct_for_want_of_renewal(
+    expires_on: date, on: date, params: Parameters, municipal_holidays: Collection[date] = ()
+) -> bool:
+    """Whether the permit whose last alvará expired on ``expires_on`` is extinct on ``on`` (Art. 4, §3): past the
+    regulation's term without a renewed alvará. A renewal *request* still open (documents missing) is not the
+    renewal the article asks for: it does not stop the term, or a request left open would keep a permit forever."""
+    return on > extinction_deadline(expires_on, params, municipal_holidays)
+
+
 def late_renewal_fine(params: Parameters, on: date) -> Decimal:
     """Fine for not requesting renewal in time: ``late_renewal_fine_ufm`` UFM in R$ (Art. 4, §2)."""
     return to_cents(Decimal(params.as_of("late_renewal_fine_ufm", on)) * Decimal(params.as_of("ufm_brl", on)))
@@ -409,6 +418,7 @@ __all__ = [
     "extinguish_permit",
     "issue_alvara",
     "late_renewal_fine",
+    "extinct_for_want_of_renewal",
     "may_grant_permit",
     "may_register_owners",
     "renewal_window_opens",

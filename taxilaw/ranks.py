@@ -474,6 +474,17 @@ def may_designate(category: RankCategory, name: str) -> Decision:
                        {"rank": name}))
 
 
+def may_designate_in_zone(rank_zone: RankZone, current_zone: Optional[RankZone], won_by_contest: bool, name: str) -> Decision:
+    """A vacancy at a central-zone rank is filled only by promotion, through a contest (Art. 27): a permit not already
+    designated to a central rank (a peripheral one, or none) reaches it only having won that rank in a contest
+    (``won_by_contest``). Moving within the central zone is the redistribution of Art. 27, §1."""
+    if rank_zone is not RankZone.CENTRAL or current_zone is RankZone.CENTRAL or won_by_contest:
+        return Decision.allow("Art. 27")
+    return _one(Reason("Art. 27", "central_vacancy_by_promotion_only",
+                       _("Vagas no ponto {rank}, da zona central, são preenchidas por promoção, em concurso (Art. 27); "
+                         "esta permissão não o obteve em concurso."), {"rank": name}))
+
+
 def may_check_in(already_checked_in: bool, number: str) -> Decision:
     """A cab stands at one rank at a time: it checks out before checking in elsewhere (Art. 22)."""
     if not already_checked_in:

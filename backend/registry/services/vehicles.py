@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date
 
 from django.db import transaction
+from django.utils import timezone
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from taxilaw import documents
+from taxilaw import clock, documents
 from taxilaw import permits as permit_law
 from taxilaw import vehicles as law
 from taxilaw.decision import Decision, Reason
@@ -88,7 +89,9 @@ def record_inspection(
     seal_number: str = "",
     notes: str = "",
 ) -> Inspection:
-    """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40)."""
+    """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40).
+    Never dated ahead of today: a future vistoria would keep a cab legal past its year (Art. 35)."""
+    require(clock.not_in_future(inspected_on, timezone.localdate(), "Art. 35", "vistoria"), "inspected_on")
     passed = result == Inspection.Result.PASSED
     if passed and not seal_number:
         require(
