@@ -8,6 +8,7 @@ import pytest
 from backend.api_errors import LawViolation
 from backend.registry.models import Permit
 from backend.registry.services import permits
+from taxilaw.inspection_items import approved_vistoria
 
 from .conftest import vehicle_data
 
@@ -36,7 +37,7 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
 
     vehicle = ok(dimutran.post("/api/vehicles/", {"permit": permit["id"], "on": signed, **vehicle_data(signed.year)}, format="json"), 201)
     inspection = ok(
-        dimutran.post("/api/inspections/", {"vehicle": vehicle["id"], "inspected_on": signed, "result": "passed", "seal_number": "SV-1"}, format="json"),
+        dimutran.post("/api/inspections/", {"vehicle": vehicle["id"], "inspected_on": signed, "result": "passed", "seal_number": "SV-1", **approved_vistoria()}, format="json"),
         201,
     )
     assert Decimal(inspection["fee_brl"]) == Decimal("1.50")  # 0,30 UPFM x R$ 5,00 (Art. 40)

@@ -13,6 +13,7 @@ from backend.parameters.selectors import current_parameters
 from backend.ranks.demo import MURIAE_RANKS
 from backend.ranks.services.ranks import assign_rank, check_in, check_out, create_rank
 from taxilaw.calendar import quarter_end
+from taxilaw.inspection_items import approved_vistoria
 
 from ...models import Inspection, Permit, SocialSecurityProof, Vehicle
 from ...services import auxiliaries, people, permits, taximeters, vehicles
@@ -86,7 +87,7 @@ class Command(BaseCommand):
             )
             inspected = max(signed, today - timedelta(days=random.randint(1, 300))) if n != 92 else today - timedelta(days=400)
             inspection = vehicles.record_inspection(vehicle=vehicle, inspected_on=inspected, result=Inspection.Result.PASSED,
-                                                    seal_number=f"SV-{n:04d}")
+                                                    seal_number=f"SV-{n:04d}", **approved_vistoria())
             vehicles.pay_inspection_fee(inspection=inspection, paid_on=inspected)  # Art. 40
             taximeters.equip_afered(vehicle, installed_on=signed, serial=f"DEMO-{n:04d}", on=today)  # Art. 47, §1-§2
             auxiliaries.issue_cmt(person=holder, number=f"CMT-{n:04d}", issued_on=signed, expires_on=signed + timedelta(days=3 * 365))
