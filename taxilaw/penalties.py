@@ -526,6 +526,24 @@ def may_notify_judgment(judged_on: date, notified_on: date, municipal_holidays: 
     return Decision.allow("Art. 63, §4")
 
 
+def judgment_notice_reminder(
+    auto: str, judged_on: date, notified_on: Optional[date], on: date, municipal_holidays: Collection[date] = ()
+) -> Optional[Reason]:
+    """What DIMUTRAN is reminded of on ``on`` about the appeal of auto ``auto`` judged on ``judged_on`` and not yet
+    notified: to tell the infractor within 10 days of the judgment (Art. 63, §4); past them, that it is overdue."""
+    if notified_on is not None or on <= judged_on:
+        return None
+    deadline = judgment_notice_deadline(judged_on, municipal_holidays)
+    return Reason(
+        "Art. 63, §4", "judgment_notice_due" if on <= deadline else "judgment_notice_overdue",
+        gettext_noop("Auto {auto}: cientifique o infrator do julgamento do recurso de {judged_on} até {deadline} (Art. 63, §4).")
+        if on <= deadline else
+        gettext_noop("Auto {auto}: o prazo para cientificar o infrator do julgamento de {judged_on} terminou em {deadline} (Art. 63, §4): "
+                     "cientifique-o já; o prazo do recurso seguinte corre da ciência."),
+        {"auto": auto, "judged_on": judged_on, "deadline": deadline},
+    )
+
+
 # ------------------------------------------ partial judgment of an appeal (63, §3)
 
 #: Reading (the law does not grade the kinds of Art. 54): the kinds from the

@@ -362,6 +362,25 @@ def absent_days(
     return days
 
 
+#: Art. 9, V: each run of the attendance job looks back this many days, so a month's last days are judged
+#: after the month ends and a day the scheduler missed is judged on the next run (the notices are keyed per
+#: month: a rerun tells nothing twice).
+ATTENDANCE_CATCH_UP_DAYS = 31
+
+
+def attendance_months(yesterday: date, catch_up_days: int = ATTENDANCE_CATCH_UP_DAYS) -> list[tuple[int, int, date]]:
+    """The months (year, month, last day to count) the attendance job judges when the last full day is
+    ``yesterday`` (Art. 9, V): every month touched by the ``catch_up_days`` up to yesterday, a past month to its
+    end, the current one to yesterday."""
+    first = yesterday - timedelta(days=catch_up_days)
+    months, day = [], date(first.year, first.month, 1)
+    while day <= yesterday:
+        last = date(day.year, day.month, _calendar.monthrange(day.year, day.month)[1])
+        months.append((day.year, day.month, min(last, yesterday)))
+        day = last + timedelta(days=1)
+    return months
+
+
 def check_rank_attendance(
     year: int,
     month: int,
