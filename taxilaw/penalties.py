@@ -512,14 +512,17 @@ def judgment_notice_deadline(judged_on: date, municipal_holidays: Collection[dat
 
 
 def may_notify_judgment(judged_on: date, notified_on: date, municipal_holidays: Collection[date] = ()) -> Decision:
-    """The judgment of an appeal is notified within 10 days of it, not before (Art. 63, §4)."""
+    """The judgment of an appeal is notified after it (Art. 63, §4). The 10 days bind the administration (a
+    "prazo impróprio"): a notice after them is late but valid, and the term of the next appeal runs from it, or
+    the appeal to the Mayor would never open (Art. 63, §3; CF art. 5, LV; docs/readings-enforcement.md).
+    The scheduler reminds DIMUTRAN within the 10 days (:func:`judgment_notice_reminder`)."""
     deadline = judgment_notice_deadline(judged_on, municipal_holidays)
-    if notified_on < judged_on or notified_on > deadline:
+    if notified_on < judged_on:
         return Decision.refuse(
             Reason(
                 "Art. 63, §4",
-                "judgment_notice_out_of_term",
-                gettext_noop("O infrator deve ser cientificado do julgamento entre {judged_on} e {deadline}, 10 dias da sua prolação (Art. 63, §4)."),
+                "judgment_notice_before_judgment",
+                gettext_noop("O infrator é cientificado do julgamento depois dele ({judged_on}), até {deadline} (Art. 63, §4)."),
                 {"judged_on": judged_on, "deadline": deadline},
             )
         )

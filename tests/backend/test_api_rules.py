@@ -9,7 +9,9 @@ from backend.ranks.models import Rank, RankCheckIn
 from backend.ranks.services import ranks as rank_services
 from backend.registry.models import Renewal
 from backend.registry.services import permits
+from taxilaw.inspection_items import approved_vistoria
 
+from .conftest import vehicle_data
 from .enforcement_helpers import articles, decide, draw_up, infraction
 from .ranks_helpers import CENTRAL, PERIPHERAL, at, at_rank, make_rank, refused, seen_at
 
@@ -77,7 +79,7 @@ def test_a_vistoria_dated_in_the_future_is_refused(dimutran, working_cab, today)
     body = {"vehicle": vehicle.pk, "inspected_on": "2030-01-10", "result": "passed", "seal_number": "SV-9"}
     ahead = dimutran.post("/api/inspections/", body, format="json")
     assert ahead.status_code == 400 and articles(ahead) == {"Art. 35"}
-    assert dimutran.post("/api/inspections/", {**body, "inspected_on": today}, format="json").status_code == 201
+    assert dimutran.post("/api/inspections/", {**body, "inspected_on": today, **approved_vistoria()}, format="json").status_code == 201
 
 
 @pytest.mark.article("Art. 60", "Art. 63")
@@ -103,3 +105,12 @@ def test_an_open_renewal_request_does_not_stop_the_extinction(dimutran, working_
     assert permits.lapse_permits(on=date(2026, 4, 1))["extinct"] == [permit.number]
     permit.refresh_from_db()
     assert permit.status == "extinct" and permit.renewals.get().status == Renewal.Status.REFUSED
+
+
+@pytest.mark.article("Art. 6", "Art. 6, II")
+def test_transfers_to_third_parties_and_heirs_are_off_by_default_after_adi_5337(dimutran, working_cab, make_person, today):
+    permit = working_cab(signed_on=today - timedelta(days=3 * 365))
+    body = {"transferee": make_person().pk, "kind": "inter_vivos", "requested_on": today, "vehicle": vehicle_data(today.year)}
+    response = dimutran.post(f"/api/permits/{permit.pk}/transfers/", body, format="json")
+    assert response.status_code == 400 and "transfers_struck_down" in [r["code"] for r in response.json()["reasons"]]
+    assert "ADI 5337" in response.json()["detail"] and not permit.transfers.exists()
