@@ -78,8 +78,8 @@ def may_grant_permit(candidate: CandidateFacts, on: date) -> Decision:
 
     Art. 1, III and Art. 2: only to autonomous professionals; Art. 2, § único:
     one permit per professional; Art. 7: a cedent is barred for 2 years after
-    any transfer; Art. 9, § único: whoever had a permit revoked is barred for
-    good; Art. 49: enrolled with the Previdência Social beforehand; Art. 5, I
+    any transfer; Art. 9, § único: whoever had a permit revoked is barred
+    (``had_permit_revoked``: for fault and for ``revocation_bar_years``, ``taxilaw.revocation.revocation_bars``); Art. 49: enrolled with the Previdência Social beforehand; Art. 5, I
     and Art. 9, IV: a CNH in force.
     """
     reasons = []

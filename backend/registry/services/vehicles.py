@@ -94,7 +94,10 @@ def record_inspection(
     documents: Mapping[str, bool] | None = None,
 ) -> Inspection:
     """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40).
-    Never dated ahead of today: a future vistoria would keep a cab legal past its year (Art. 35)."""
+    Never dated ahead of today: a future vistoria would keep a cab legal past its year (Art. 35). It records its
+    planilha and the documents presented; a pass needs every item (roof light, Art. 29; visual communication,
+    Art. 31, Art. 33; Art. 36) and every document (Art. 39), and the first pass after the term is the start of
+    service (Art. 13, III)."""
     require(clock.not_in_future(inspected_on, timezone.localdate(), "Art. 35", "vistoria"), "inspected_on")
     passed = result == Inspection.Result.PASSED
     checklist, documents = dict(checklist or {}), dict(documents or {})
