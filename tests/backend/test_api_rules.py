@@ -82,7 +82,7 @@ def test_a_vistoria_dated_in_the_future_is_refused(dimutran, working_cab, today)
     assert dimutran.post("/api/inspections/", {**body, "inspected_on": today, **approved_vistoria()}, format="json").status_code == 201
 
 
-@pytest.mark.article("Art. 60", "Art. 63")
+@pytest.mark.article("Art. 60", "Art. 63", "Art. 63, §2")
 def test_an_auto_or_a_decision_dated_in_the_future_is_refused(dimutran, working_cab, today):
     permit = working_cab()
     tomorrow = today + timedelta(days=1)
@@ -93,6 +93,10 @@ def test_an_auto_or_a_decision_dated_in_the_future_is_refused(dimutran, working_
     auto = draw_up(dimutran, permit, ["attire"], MON)
     early = decide(dimutran, auto["id"], tomorrow, [{"infraction": infraction("attire").pk, "kind": "reprimand"}], involuntary=True)
     assert early.status_code == 400 and articles(early) == {"Art. 63"}
+    decided = decide(dimutran, auto["id"], "2026-03-10", [{"infraction": infraction("attire").pk, "kind": "reprimand"}], involuntary=True)
+    assert decided.status_code == 201, decided.json()
+    ahead = dimutran.post(f"/api/autos/{auto['id']}/notify/", {"notified_on": tomorrow}, format="json")
+    assert ahead.status_code == 400 and articles(ahead) == {"Art. 63, §2"}
 
 
 @pytest.mark.article("Art. 4, §3")

@@ -73,6 +73,7 @@ def _locked(auto: AutoDeInfracao) -> AutoDeInfracao:
 def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
     """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
     auto = _locked(auto)
+    require(clock.not_in_future(delivered_on, timezone.localdate(), "Art. 62", "entrega da cópia"), "delivered_on")
     require(law.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
     auto.copy_delivered_on = delivered_on
     auto.save(update_fields=["copy_delivered_on"])

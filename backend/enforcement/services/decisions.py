@@ -136,6 +136,7 @@ def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyD
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
     if decision.notified_on is not None:
         _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
+    require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §2", "notificação"), "notified_on")
     require(law.may_notify(decision.decided_on, notified_on), "notified_on")
     decision.notified_on = notified_on
     decision.save(update_fields=["notified_on"])
