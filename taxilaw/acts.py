@@ -109,6 +109,15 @@ def may_record_act(
     return statute
 
 
+def known_parameter(name: str, known: "frozenset[str] | set[str]") -> Decision:
+    """An act sets a parameter the rules read (``taxilaw.parameters.PARAMETER_UNITS``); another name would be an act
+    no rule applies (Art. 67)."""
+    if name in known:
+        return Decision.allow("Art. 67")
+    return Decision.refuse(Reason("Art. 67", "act_unknown_parameter",
+                                  gettext_noop("Parâmetro desconhecido: {name}."), {"name": name}))
+
+
 def may_rewrite_act(name: str, article: str = "Art. 67") -> Decision:
     """An act already recorded is never rewritten or deleted (CF art. 5, XXXVI): a correction is a new act with its
     own date and source (Art. 55, Art. 64, Art. 67). Always a refusal, citing ``article`` (the amount's own)."""

@@ -46,3 +46,4 @@ def test_art_13_iii_service_started_within_the_term():
     late = service_start_status(signed, None, date(2026, 5, 5), PARAMS)
     assert not late and late.codes == ("service_not_started",)
     assert service_start_status(signed, date(2026, 4, 1), date(2027, 1, 1), PARAMS)
+
