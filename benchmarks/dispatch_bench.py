@@ -205,6 +205,7 @@ def build_fleet(n: int, passengers: int, first: int = 0, part: tuple[int, int] =
     from backend.registry.services import auxiliaries, people, permits, vehicles
     from backend.trips.models import Passenger
     from dispatch.cabs import go_online
+    from taxilaw.inspection_items import approved_vistoria
 
     User = get_user_model()
     today = timezone.localdate()
@@ -232,7 +233,7 @@ def build_fleet(n: int, passengers: int, first: int = 0, part: tuple[int, int] =
                 vehicle = vehicles.register_vehicle(
                     permit=permit, on=signed, plate=plate, renavam=unique(renavam, renavams), make="Fiat", model="Cronos",
                     model_year=today.year, manufacture_year=today.year, colour="branco")
-                vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{i}")
+                vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{i}", **approved_vistoria())
                 auxiliaries.issue_cmt(person=person, number=f"CMT-B{i}", issued_on=signed, expires_on=signed + timedelta(days=900))
                 tokens.append(Token.objects.create(user=user).key)
                 go_online(person)  # the cab row, with the registry's facts kept on it: a copied fleet connects fast

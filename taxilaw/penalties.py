@@ -266,8 +266,10 @@ def may_impose(
     return Decision.allow(*articles)
 
 
-def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decided_on: date) -> Decision:
-    """A suspension (Art. 54, b) has a start and an end, the end not before the start, not before the decision."""
+def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decided_on: date, max_days: Optional[int] = None) -> Decision:
+    """A suspension (Art. 54, b) has a start and an end, the end not before the start, not before the decision, and
+    lasts at most ``max_days`` (the dated parameter ``suspension_max_days``: the law sets no maximum, the regulation
+    does; docs/readings-enforcement.md). Beyond it the only path is the revocation, after the inquiry of Art. 10."""
     if starts_on is None or ends_on is None or ends_on < starts_on or starts_on < decided_on:
         return Decision.refuse(
             Reason(
@@ -276,6 +278,18 @@ def suspension_period(starts_on: Optional[date], ends_on: Optional[date], decide
                 gettext_noop("A suspensão precisa de início (a partir da decisão, {decided_on}) e de fim não anterior ao início (Art. 54, b)."),
                 {"decided_on": decided_on},
             )
+        )
+    days = (ends_on - starts_on).days + 1
+    if max_days is not None and days > max_days:
+        return Decision.refuse(
+            Reason(
+                "Art. 54, b",
+                "suspension_beyond_maximum",
+                gettext_noop("A suspensão de {days} dias passa do máximo de {max_days} dias do regulamento (Art. 54, b); "
+                             "além dele, só a revogação, precedida do inquérito (Art. 10)."),
+                {"days": days, "max_days": max_days},
+            ),
+            articles=("Art. 10",),
         )
     return Decision.allow("Art. 54, b")
 
@@ -498,18 +512,39 @@ def judgment_notice_deadline(judged_on: date, municipal_holidays: Collection[dat
 
 
 def may_notify_judgment(judged_on: date, notified_on: date, municipal_holidays: Collection[date] = ()) -> Decision:
-    """The judgment of an appeal is notified within 10 days of it, not before (Art. 63, §4)."""
+    """The judgment of an appeal is notified after it (Art. 63, §4). The 10 days bind the administration (a
+    "prazo impróprio"): a notice after them is late but valid, and the term of the next appeal runs from it, or
+    the appeal to the Mayor would never open (Art. 63, §3; CF art. 5, LV; docs/readings-enforcement.md).
+    The scheduler reminds DIMUTRAN within the 10 days (:func:`judgment_notice_reminder`)."""
     deadline = judgment_notice_deadline(judged_on, municipal_holidays)
-    if notified_on < judged_on or notified_on > deadline:
+    if notified_on < judged_on:
         return Decision.refuse(
             Reason(
                 "Art. 63, §4",
-                "judgment_notice_out_of_term",
-                gettext_noop("O infrator deve ser cientificado do julgamento entre {judged_on} e {deadline}, 10 dias da sua prolação (Art. 63, §4)."),
+                "judgment_notice_before_judgment",
+                gettext_noop("O infrator é cientificado do julgamento depois dele ({judged_on}), até {deadline} (Art. 63, §4)."),
                 {"judged_on": judged_on, "deadline": deadline},
             )
         )
     return Decision.allow("Art. 63, §4")
+
+
+def judgment_notice_reminder(
+    auto: str, judged_on: date, notified_on: Optional[date], on: date, municipal_holidays: Collection[date] = ()
+) -> Optional[Reason]:
+    """What DIMUTRAN is reminded of on ``on`` about the appeal of auto ``auto`` judged on ``judged_on`` and not yet
+    notified: to tell the infractor within 10 days of the judgment (Art. 63, §4); past them, that it is overdue."""
+    if notified_on is not None or on <= judged_on:
+        return None
+    deadline = judgment_notice_deadline(judged_on, municipal_holidays)
+    return Reason(
+        "Art. 63, §4", "judgment_notice_due" if on <= deadline else "judgment_notice_overdue",
+        gettext_noop("Auto {auto}: cientifique o infrator do julgamento do recurso de {judged_on} até {deadline} (Art. 63, §4).")
+        if on <= deadline else
+        gettext_noop("Auto {auto}: o prazo para cientificar o infrator do julgamento de {judged_on} terminou em {deadline} (Art. 63, §4): "
+                     "cientifique-o já; o prazo do recurso seguinte corre da ciência."),
+        {"auto": auto, "judged_on": judged_on, "deadline": deadline},
+    )
 
 
 # ------------------------------------------ partial judgment of an appeal (63, §3)

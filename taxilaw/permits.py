@@ -78,8 +78,8 @@ def may_grant_permit(candidate: CandidateFacts, on: date) -> Decision:
 
     Art. 1, III and Art. 2: only to autonomous professionals; Art. 2, § único:
     one permit per professional; Art. 7: a cedent is barred for 2 years after
-    any transfer; Art. 9, § único: whoever had a permit revoked is barred for
-    good; Art. 49: enrolled with the Previdência Social beforehand; Art. 5, I
+    any transfer; Art. 9, § único: whoever had a permit revoked is barred
+    (``had_permit_revoked``: for fault and for ``revocation_bar_years``, ``taxilaw.revocation.revocation_bars``); Art. 49: enrolled with the Previdência Social beforehand; Art. 5, I
     and Art. 9, IV: a CNH in force.
     """
     reasons = []
@@ -221,6 +221,15 @@ def extinction_deadline(expires_on: date, params: Parameters, municipal_holidays
     """Last day a late renewal may be requested before the permit is extinct (Art. 4, §3)."""
     days = int(params.as_of("renewal_extinction_days", expires_on))
     return day_term_end(expires_on, days, municipal_holidays)
+
+
+def extinct_for_want_of_renewal(
+    expires_on: date, on: date, params: Parameters, municipal_holidays: Collection[date] = ()
+) -> bool:
+    """Whether the permit whose last alvará expired on ``expires_on`` is extinct on ``on`` (Art. 4, §3): past the
+    regulation's term without a renewed alvará. A renewal *request* still open (documents missing) is not the
+    renewal the article asks for: it does not stop the term, or a request left open would keep a permit forever."""
+    return on > extinction_deadline(expires_on, params, municipal_holidays)
 
 
 def late_renewal_fine(params: Parameters, on: date) -> Decimal:
@@ -409,6 +418,7 @@ __all__ = [
     "extinguish_permit",
     "issue_alvara",
     "late_renewal_fine",
+    "extinct_for_want_of_renewal",
     "may_grant_permit",
     "may_register_owners",
     "renewal_window_opens",

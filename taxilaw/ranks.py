@@ -362,6 +362,25 @@ def absent_days(
     return days
 
 
+#: Art. 9, V: each run of the attendance job looks back this many days, so a month's last days are judged
+#: after the month ends and a day the scheduler missed is judged on the next run (the notices are keyed per
+#: month: a rerun tells nothing twice).
+ATTENDANCE_CATCH_UP_DAYS = 31
+
+
+def attendance_months(yesterday: date, catch_up_days: int = ATTENDANCE_CATCH_UP_DAYS) -> list[tuple[int, int, date]]:
+    """The months (year, month, last day to count) the attendance job judges when the last full day is
+    ``yesterday`` (Art. 9, V): every month touched by the ``catch_up_days`` up to yesterday, a past month to its
+    end, the current one to yesterday."""
+    first = yesterday - timedelta(days=catch_up_days)
+    months, day = [], date(first.year, first.month, 1)
+    while day <= yesterday:
+        last = date(day.year, day.month, _calendar.monthrange(day.year, day.month)[1])
+        months.append((day.year, day.month, min(last, yesterday)))
+        day = last + timedelta(days=1)
+    return months
+
+
 def check_rank_attendance(
     year: int,
     month: int,
@@ -472,6 +491,17 @@ def may_designate(category: RankCategory, name: str) -> Decision:
     return _one(Reason("Art. 22, II", "free_rank_no_titulars",
                        _("O ponto livre {rank} atende a qualquer táxi; não há veículos designados a ele (Art. 22, II)."),
                        {"rank": name}))
+
+
+def may_designate_in_zone(rank_zone: RankZone, current_zone: Optional[RankZone], won_by_contest: bool, name: str) -> Decision:
+    """A vacancy at a central-zone rank is filled only by promotion, through a contest (Art. 27): a permit not already
+    designated to a central rank (a peripheral one, or none) reaches it only having won that rank in a contest
+    (``won_by_contest``). Moving within the central zone is the redistribution of Art. 27, §1."""
+    if rank_zone is not RankZone.CENTRAL or current_zone is RankZone.CENTRAL or won_by_contest:
+        return Decision.allow("Art. 27")
+    return _one(Reason("Art. 27", "central_vacancy_by_promotion_only",
+                       _("Vagas no ponto {rank}, da zona central, são preenchidas por promoção, em concurso (Art. 27); "
+                         "esta permissão não o obteve em concurso."), {"rank": name}))
 
 
 def may_check_in(already_checked_in: bool, number: str) -> Decision:

@@ -6,7 +6,7 @@ import enum
 from datetime import date, timedelta
 from typing import Collection, Iterable, Optional
 
-from .calendar import add_working_days, day_term_end
+from .calendar import add_working_days, add_years, day_term_end
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .permits import PermitReturn, PermitStatus
@@ -239,3 +239,20 @@ def may_substitute_after_judicial_loss(
     if reasons:
         return Decision.refuse(*reasons, articles=("Art. 11, § único",))
     return Decision.allow("Art. 11, § único", "Art. 11, § único, I", "Art. 11, § único, II")
+
+
+#: Grounds with no fault of the holder: the municipality's discretion (Art. 9, I). A revocation on them does not bar.
+NO_FAULT_GROUNDS = frozenset({RevocationGround.DISCRETION})
+
+
+def revocation_bars(ground: Optional[str], revoked_on: Optional[date], on: date, bar_years: int) -> bool:
+    """Does a revocation bar its holder from future permits on ``on`` (Art. 9, § único)? Not one on a ground with no
+    fault (Art. 9, I: the municipality's discretion), and not forever: CF art. 5, XLVII, b forbids sanctions of
+    perpetual character, so the bar lasts ``bar_years`` (the dated parameter ``revocation_bar_years``) from the
+    revocation (docs/readings-registry.md). A revocation with no recorded ground or date bars, as the text says."""
+    if ground is not None and ground in {g.value for g in NO_FAULT_GROUNDS}:
+        return False
+    if revoked_on is None:
+        return True
+    return on < add_years(revoked_on, bar_years)
+

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from .calendar import add_months
 from .decision import Decision, Reason
@@ -208,6 +208,24 @@ def tariff_in_force(tariffs: Iterable[Tariff], at: date | datetime) -> Tariff:
 def review_due_on(tariff: Tariff) -> date:
     """The date the next half-yearly adjustment is due (Art. 44)."""
     return add_months(tariff.effective_from, REVIEW_PERIOD_MONTHS)
+
+
+def review_notice(tariffs: Iterable[Tariff], on: date | datetime, notice_days: int) -> Optional[Reason]:
+    """What DIMUTRAN is told on ``on`` about the half-yearly review (Art. 44): from ``notice_days`` before it is due
+    (the dated parameter ``tariff_review_notice_days``: time to prepare the study), that it is coming; once due,
+    that it is overdue (:func:`review_alert`). None otherwise."""
+    alert = review_alert(tariffs, on)
+    if not alert:
+        return alert.reasons[0]
+    current = tariff_in_force(tariffs, _as_date(on))
+    due = review_due_on(current)
+    if _as_date(on) < due - timedelta(days=notice_days):
+        return None
+    return Reason(
+        "Art. 44", "tariff_review_coming",
+        _("O reajuste semestral da tarifa em vigor desde {since} ({decree}) vence em {due}: prepare o estudo e o decreto."),
+        {"since": current.effective_from, "decree": current.decree, "due": due},
+    )
 
 
 def review_alert(tariffs: Iterable[Tariff], on: date | datetime) -> Decision:

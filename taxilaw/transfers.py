@@ -78,6 +78,8 @@ class TransferFacts:
     # Art. 65
     transferee_acquires_cedent_vehicle: bool = False
     municipal_holidays: Collection[date] = ()
+    # The dated parameter ``permit_transfers_allowed`` on the request's date: 0 since STF ADI 5337 (11/03/2021).
+    transfers_allowed: bool = True
 
 
 def transferable_from(permit_granted_on: date, last_transferred_on: Optional[date]) -> Optional[date]:
@@ -121,6 +123,20 @@ def transitional_window_open(on: date) -> Decision:
     )
 
 
+def transfers_in_force(allowed: bool) -> Decision:
+    """Whether a permit may change hands at all (Art. 6, I-IV; Art. 65): the dated parameter
+    ``permit_transfers_allowed``, 0 since STF ADI 5337 (ata of 11/03/2021) held that handing a taxi outorga to third
+    parties or to heirs breaks isonomy and impessoalidade (CF art. 5, caput; art. 37, caput): the permit returns to
+    the municipality and goes to a new contest (Art. 15). Reading in docs/readings-registry.md."""
+    if allowed:
+        return Decision.allow("Art. 6")
+    return Decision.refuse(Reason(
+        "Art. 6", "transfers_struck_down",
+        gettext_noop("A transferência da permissão a terceiros ou herdeiros não é admitida (STF, ADI 5337): a "
+                     "permissão retorna ao Município e é outorgada por concurso (Art. 15)."),
+    ))
+
+
 # Complexity kept: one check per condition of a transfer (Art. 6, I-II, 65), in the law's order, each with its reason.
 def may_transfer(facts: TransferFacts, on: date) -> Decision:  # noqa: C901
     """May the permit be transferred on ``on``? Every condition of Art. 6 and Art. 65.
@@ -140,7 +156,7 @@ def may_transfer(facts: TransferFacts, on: date) -> Decision:  # noqa: C901
     * Art. 65: the transitional window, closed since 1990-12-28.
     """
     kind = TransferKind(facts.kind)
-    decisions: list[Decision] = []
+    decisions: list[Decision] = [transfers_in_force(facts.transfers_allowed)]
 
     transferee = CandidateFacts(
         is_autonomous_professional=facts.transferee_is_autonomous_professional,

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
+from backend.parameters.admin import AppendOnlyAdmin
 
 from .display import ride_data_summary
 from .models import (
@@ -23,17 +24,49 @@ from .models import (
     PenaltyReduction,
 )
 from .services import appeals as appeal_services
+from .services import catalogue as catalogue_services
 
 
 def _law_errors(violation: LawViolation) -> ValidationError:
     return ValidationError([f"{r['message']} ({r['article']})" for r in violation.reasons])
 
 
+class InfractionVersionForm(forms.ModelForm):
+    class Meta:
+        model = InfractionType
+        fields = (
+            "code", "description", "article", "group", "fine_ufm", "default_penalty", "revocation_if_recidivist",
+            "effective_from", "source",
+        )
+
+    def validate_unique(self):
+        """The (code, date) pair is the service's to judge, with the article (Art. 64)."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        decision = catalogue_services.check_version(code=data["code"], effective_from=data["effective_from"], source=data["source"])
+        if not decision:
+            raise ValidationError([f"{r.message} ({r.article})" for r in decision.reasons])
+        return data
+
+
 @admin.register(InfractionType)
-class InfractionTypeAdmin(admin.ModelAdmin):
+class InfractionTypeAdmin(AppendOnlyAdmin):
+    """The catalogue (Art. 64) read-only; "Adicionar" records a new version from its date on."""
+
+    form = InfractionVersionForm
     list_display = ("code", "description", "article", "group", "default_penalty", "effective_from", "effective_until")
     list_filter = ("group", "default_penalty")
     search_fields = ("code", "description", "article")
+
+    def save_model(self, request, obj, form, change):
+        fields = {f: form.cleaned_data[f] for f in form.cleaned_data if f not in ("code", "effective_from", "source")}
+        created = catalogue_services.record_version(
+            code=obj.code, effective_from=obj.effective_from, source=obj.source, **fields,
+        )
+        obj.pk, obj._state.adding, obj._state.db = created.pk, False, created._state.db
 
 
 class DefenceInline(admin.StackedInline):

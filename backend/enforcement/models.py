@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from backend.parameters.append_only import AppendOnlyModel
 from backend.registry.models import Permit, Person, RevocationInquiry, Suspension
 from backend.trips.models import Passenger, Ride
 from taxilaw import penalties as law
@@ -28,8 +29,13 @@ PENALTY_KINDS = [
 FINE_GROUPS = [("A", _("Grupo A (Art. 55, I)")), ("B", _("Grupo B (Art. 55, II)")), ("C", _("Grupo C (Art. 55, III)"))]
 
 
-class InfractionType(models.Model):
-    """An infraction of the catalogue the regulation defines (Art. 64), dated: a change is a new record."""
+class InfractionType(AppendOnlyModel):
+    """An infraction of the catalogue the regulation defines (Art. 64), dated and append-only: a change is a new
+    version from its date on; the one it supersedes is only closed (``effective_until``), so a pending auto keeps
+    the group and fine of its own version."""
+
+    closable_fields = ("effective_until",)
+    act_article = "Art. 64"
 
     code = models.SlugField(_("código"), max_length=40)
     description = models.CharField(_("descrição"), max_length=255)

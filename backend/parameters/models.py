@@ -3,9 +3,16 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from backend.api_errors import require
+from taxilaw.acts import statute_allows
 
-class DatedParameter(models.Model):
-    """A value set by decree, regulation or census, in force from a date."""
+from .append_only import AppendOnlyModel
+
+
+class DatedParameter(AppendOnlyModel):
+    """A value set by law, decree, regulation or census, in force from a date: an append-only act (a correction is
+    a new act; the statute's own amounts change only by law, Art. 4, §2, Art. 55; the deposit of Art. 63, §5 never
+    comes back)."""
 
     name = models.CharField(_("parâmetro"), max_length=64, db_index=True)
     effective_from = models.DateField(_("vigente a partir de"))
@@ -20,6 +27,12 @@ class DatedParameter(models.Model):
 
     def __str__(self):
         return f"{self.name} = {self.value} ({self.effective_from:%d/%m/%Y})"
+
+    def act_name(self) -> str:
+        return self.name
+
+    def check_new_act(self) -> None:
+        require(statute_allows(self.name, self.effective_from, self.value, self.source), "value")
 
 
 class MunicipalHoliday(models.Model):

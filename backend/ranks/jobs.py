@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
 from backend.notices.services import notify
 from backend.registry.jobs import open_inquiry_once
 from backend.scheduler.jobs import job
+from taxilaw import ranks as rank_law
 from taxilaw.revocation import RevocationGround
 
 from . import selectors
@@ -17,20 +18,28 @@ from .models import Rank
 
 @job("rank_attendance", at=timedelta(hours=2))
 def rank_attendance(now: datetime) -> str:
-    """Every titular of a private rank absent 5 consecutive or 10 days in the month (yesterday included) is
-    notified and its revocation inquiry opened, once a month (Art. 9, V; Art. 10)."""
-    yesterday = timezone.localdate(now) - timedelta(days=1)
+    """Every titular of a private rank absent 5 consecutive or 10 days in a month is notified and its revocation
+    inquiry opened, once a month (Art. 9, V; Art. 10). Each run judges every month of the catch-up window up to
+    yesterday: the last days of a month once it ended, and any day a missed run left (keyed per month)."""
+    today = timezone.localdate(now)
     opened = 0
-    for rank in Rank.objects.filter(category=Rank.Category.PRIVATE, active=True):
-        for row in selectors.attendance(rank, yesterday.year, yesterday.month, today=yesterday):
-            if row["decision"]:
-                continue
-            permit, reason = row["permit"], row["decision"].reasons[0]
-            month = f"{yesterday:%Y-%m}"
-            notify(f"absence:{permit.pk}:{month}", reason, yesterday, permit=permit)
-            if open_inquiry_once(permit, RevocationGround.ABSENT_FROM_RANK, reason, timezone.localdate(now), f"absence:{permit.pk}:{month}:inquiry"):
-                opened += 1
+    for year, month, until in rank_law.attendance_months(today - timedelta(days=1)):
+        for rank in Rank.objects.filter(category=Rank.Category.PRIVATE, active=True):
+            opened += _absences(rank, year, month, until, today)
     return f"inquéritos abertos {opened}"
+
+
+def _absences(rank: Rank, year: int, month: int, until: date, today: date) -> int:
+    opened = 0
+    for row in selectors.attendance(rank, year, month, today=until):
+        if row["decision"]:
+            continue
+        permit, reason = row["permit"], row["decision"].reasons[0]
+        key = f"absence:{permit.pk}:{year:04d}-{month:02d}"
+        notify(key, reason, until, permit=permit)
+        if open_inquiry_once(permit, RevocationGround.ABSENT_FROM_RANK, reason, today, f"{key}:inquiry"):
+            opened += 1
+    return opened
 
 
 @job("rank_staffing", at=timedelta(hours=2, minutes=10))

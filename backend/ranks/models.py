@@ -5,6 +5,7 @@ transaction each, checked by the law core first) and reads through
 ``selectors``.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -94,6 +95,10 @@ class RankCheckIn(models.Model):
     # Art. 9, V: where the cab was when it checked in (GPS); empty when a DIMUTRAN inspector recorded it on the spot.
     lat = models.FloatField(_("latitude na chegada"), null=True, blank=True)
     lon = models.FloatField(_("longitude na chegada"), null=True, blank=True)
+    # Art. 9, V: a past day recorded by DIMUTRAN only as a justified correction, kept with who recorded it (audit).
+    correction_reason = models.CharField(_("justificativa da correção"), max_length=255, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                    verbose_name=_("registrada por"))
 
     class Meta:
         verbose_name = _("presença no ponto")

@@ -75,7 +75,7 @@ class ServiceRecordAdmin(admin.ModelAdmin):
 class InspectionAddForm(ServiceAddForm):
     class Meta:
         model = Inspection
-        fields = ["vehicle", "kind", "inspected_on", "result", "seal_number", "notes"]
+        fields = ["vehicle", "kind", "inspected_on", "result", "seal_number", "notes", "checklist", "documents"]
 
     def service(self, **data):
         return vehicle_services.record_inspection(**data)

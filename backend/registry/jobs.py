@@ -1,5 +1,5 @@
 """The registry's scheduled consequences: each deadline the law core computes, acted on once (Art. 1 §5, 3 §1,
-4 §3, 11 § único I, 34 § único, 40, 50)."""
+4 §3, 11 § único I, 13 III, 34 § único, 40, 50)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from backend.notices.services import notify
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.scheduler.jobs import job
 from taxilaw import auxiliaries as auxiliary_law
+from taxilaw import inspection_items
 from taxilaw import revocation as revocation_law
 from taxilaw import vehicles as vehicle_law
 from taxilaw.decision import Reason
@@ -94,6 +95,20 @@ def judicial_loss(now: datetime) -> str:
                         _("A substituição do veículo perdido por decisão judicial não foi requerida até {deadline} (Art. 11, § único, I)."),
                         {"deadline": deadline})
         if open_inquiry_once(permit, revocation_law.RevocationGround.JUDICIAL_LOSS_LATE, reason, on, f"judicial_loss:{permit.pk}"):
+            opened += 1
+    return f"inquéritos abertos {opened}"
+
+
+@job("service_start", at=timedelta(hours=1, minutes=20))
+def service_start(now: datetime) -> str:
+    """A permit whose holder did not start the service within the term (Art. 13, III: no approved vistoria since the
+    term) breaches the term: the revocation inquiry opens (Art. 9, II; Art. 10), once."""
+    on, params, holidays, opened = _today(now), current_parameters(), municipal_holidays(), 0
+    for permit in Permit.objects.filter(status=Permit.Status.ACTIVE, service_started_on__isnull=True, term_signed_on__isnull=False):
+        decision = inspection_items.service_start_status(permit.term_signed_on, None, on, params, holidays)
+        if decision:
+            continue
+        if open_inquiry_once(permit, revocation_law.RevocationGround.BREACH_OF_TERM, decision.reasons[0], on, f"service_start:{permit.pk}"):
             opened += 1
     return f"inquéritos abertos {opened}"
 

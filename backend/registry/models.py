@@ -65,6 +65,7 @@ class Permit(models.Model):
     result_published_on = models.DateField(_("publicação do resultado (Art. 3, §1)"))
     term_signed_on = models.DateField(_("assinatura do termo (Art. 3)"), null=True, blank=True)
     held_since = models.DateField(_("titular desde"), null=True, blank=True)
+    service_started_on = models.DateField(_("início do serviço (Art. 13, III)"), null=True, blank=True, editable=False)
     contest_model_year = models.PositiveIntegerField(_("ano-modelo do concurso (Art. 34, II, a)"), null=True, blank=True)
     co_owned_grandfathered = models.BooleanField(_("co-propriedade anterior à lei (Art. 14)"), default=False)
     ended_on = models.DateField(_("encerrada em"), null=True, blank=True)
@@ -199,6 +200,10 @@ class Inspection(models.Model):
     fee_due_on = models.DateField(_("vencimento da taxa (Art. 40, § único)"))
     fee_paid_on = models.DateField(_("taxa paga em"), null=True, blank=True)
     notes = models.TextField(_("observações"), blank=True)
+    # The planilha (Art. 36: roof light Art. 29, visual communication Art. 31/33, ...) and the documents presented
+    # (Art. 39), each {code: passed/presented} of taxilaw.inspection_items.
+    checklist = models.JSONField(_("planilha da vistoria (Art. 36)"), default=dict, blank=True)
+    documents = models.JSONField(_("documentos apresentados (Art. 39)"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("vistoria")

@@ -11,6 +11,24 @@ from .models import Alvara, Auxiliary, Permit, Person, Transfer, Vehicle
 LIVE_STATUSES = (Permit.Status.AWAITING_TERM, Permit.Status.ACTIVE)
 
 
+def _barred_by_revocation(person: Person) -> bool:
+    """A revocation of the person's permits still bars them (Art. 9, § único; ``revocation_bars``)."""
+    from django.utils import timezone
+
+    from backend.parameters.selectors import current_parameters
+    from taxilaw.revocation import revocation_bars
+
+    from .models import RevocationInquiry
+
+    today = timezone.localdate()
+    years = int(current_parameters().as_of("revocation_bar_years", today))
+    for permit in Permit.objects.filter(holder=person, status=Permit.Status.REVOKED):
+        inquiry = permit.inquiries.filter(outcome=RevocationInquiry.Outcome.REVOKED).order_by("-decided_on").first()
+        if revocation_bars(inquiry.ground if inquiry else None, permit.ended_on, today, years):
+            return True
+    return False
+
+
 def candidate_facts(person: Person) -> CandidateFacts:
     """What Art. 2, Art. 5, I, Art. 7, Art. 9, § único and Art. 49 ask about a candidate."""
     last_ceded = (
@@ -23,7 +41,7 @@ def candidate_facts(person: Person) -> CandidateFacts:
         is_autonomous_professional=person.is_autonomous_professional,
         holds_permit=Permit.objects.filter(holder=person, status__in=LIVE_STATUSES).exists(),
         last_ceded_permit_on=last_ceded,
-        had_permit_revoked=Permit.objects.filter(holder=person, status=Permit.Status.REVOKED).exists(),
+        had_permit_revoked=_barred_by_revocation(person),
         social_security_registered=person.social_security_registered,
         cnh_expires_on=person.cnh_expires_on,
     )

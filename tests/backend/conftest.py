@@ -12,6 +12,7 @@ from validate_docbr import CNH, CPF, RENAVAM
 from backend.registry.models import Inspection
 from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles
 from dispatch import background, connecting, offering
+from taxilaw.inspection_items import approved_vistoria
 
 _serial = count(1)
 
@@ -75,7 +76,7 @@ def working_cab(make_person, today):
         )
         permits.sign_term(permit=permit, signed_on=signed_on)
         vehicle = vehicles.register_vehicle(permit=permit, on=signed_on, **vehicle_data(today.year - 1))
-        vehicles.record_inspection(vehicle=vehicle, inspected_on=signed_on, result=Inspection.Result.PASSED, seal_number="S-1")
+        vehicles.record_inspection(vehicle=vehicle, inspected_on=signed_on, result=Inspection.Result.PASSED, seal_number="S-1", **approved_vistoria())
         taximeters.equip_afered(vehicle, installed_on=signed_on, serial=f"TM-{vehicle.pk}")
         auxiliaries.issue_cmt(person=holder, number=f"CMT-{next(_serial)}", issued_on=signed_on, expires_on=signed_on + timedelta(days=1000))
         permit.refresh_from_db()

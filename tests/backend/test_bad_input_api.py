@@ -4,6 +4,7 @@ from datetime import date, timedelta
 
 import pytest
 
+from backend.parameters.models import DatedParameter
 from backend.registry.models import Auxiliary, Permit, Person, Vehicle
 from backend.registry.services import auxiliaries, permits
 
@@ -102,6 +103,7 @@ def test_co_owned_vehicle_is_refused(dimutran, working_cab, today):
 
 @pytest.mark.article("Art. 6, I", "Art. 6, §1")
 def test_transfer_inside_the_two_year_lock_is_refused(dimutran, working_cab, make_person, today):
+    DatedParameter.objects.create(name="permit_transfers_allowed", effective_from=date(2021, 3, 12), value=1, source="teste")
     permit = working_cab(signed_on=today - timedelta(days=200))
     buyer = make_person()
     response = dimutran.post(

@@ -1,5 +1,6 @@
 """No path around the law core: the API, the admin and the contest's result (Art. 15, 20 §2, 28, 41 §2, 48, 54 b)."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -9,6 +10,7 @@ from django.test import Client
 from backend.parameters.models import DatedParameter
 from backend.registry.models import Auxiliary, Permit, RevocationInquiry, Suspension, Vehicle
 from backend.registry.services import auxiliaries, permits
+from taxilaw.inspection_items import approved_vistoria
 
 from .conftest import vehicle_data
 from .ranks_helpers import make_rank, refused
@@ -212,7 +214,9 @@ def test_the_admin_adds_vistorias_cmts_and_proofs_only_through_their_services_an
     permit = working_cab()
     vehicle = permit.vehicles.get()
     add = "/admin/registry/inspection/add/"
-    row = {"vehicle": vehicle.pk, "kind": "annual", "inspected_on": today, "result": "passed", "seal_number": "", "notes": ""}
+    row = {"vehicle": vehicle.pk, "kind": "annual", "inspected_on": today, "result": "passed", "seal_number": "", "notes": "",
+           # the planilha and the documents of the vistoria (Art. 36, Art. 39), as the form's JSON fields take them
+           **{k: json.dumps(v) for k, v in approved_vistoria().items()}}
     assert admin_client.post(add, row).status_code == 200  # a pass needs its seal (Art. 37)
     assert admin_client.post(add, {**row, "seal_number": "S-77"}).status_code == 302
     inspection = Inspection.objects.get(seal_number="S-77")

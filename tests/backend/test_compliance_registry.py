@@ -7,6 +7,7 @@ import pytest
 from backend.registry.compliance import may_work
 from backend.registry.models import Inspection, Suspension, Vehicle
 from backend.registry.services import auxiliaries, permits, vehicles
+from taxilaw.inspection_items import approved_vistoria
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_failed_inspection_blocks_until_a_new_one_passes(working_cab, today):
     vehicle = permit.vehicles.get()
     vehicles.record_inspection(vehicle=vehicle, inspected_on=today, result=Inspection.Result.FAILED)
     assert may_work(permit.holder, permit).codes == ("inspection_failed",)
-    vehicles.record_inspection(vehicle=vehicle, inspected_on=today, result=Inspection.Result.PASSED, seal_number="S-2")
+    vehicles.record_inspection(vehicle=vehicle, inspected_on=today, result=Inspection.Result.PASSED, seal_number="S-2", **approved_vistoria())
     assert may_work(permit.holder, permit).allowed
 
 

@@ -23,6 +23,7 @@ def assign(dimutran, rank, permit, since):
 
 
 def stand(dimutran, permit, rank):
+    seen_at(permit, at_rank(rank))  # an inspector records today a cab the server sees at the rank (Art. 9, V)
     response = dimutran.post("/api/rank-checkins/", {"permit": permit.pk, "rank": rank["id"]}, format="json")
     assert response.status_code == 201, response.content.decode()
     return response.json()
@@ -95,7 +96,7 @@ def test_a_trip_taken_at_the_ponto_is_counted_as_ponto_and_the_cab_leaves_the_qu
     start = timezone.now() - timedelta(minutes=10)
     RankCheckIn.objects.filter(permit=at_ponto).update(checked_in_at=start - timedelta(minutes=20))
     for permit in (at_ponto, hailed):
-        cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="ocupado")
+        cab, _new = Cab.objects.update_or_create(permit=permit, defaults={"driver": permit.holder, "online": True, "status": "ocupado"})
         ride, _dup = street.record_street_trip(cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
                                                meter_total=Decimal("14.10"), trace=_trace(start, *at_rank(rank)))
     assert RankCheckIn.objects.get(permit=at_ponto).checked_out_at == start  # left the ponto with the passenger

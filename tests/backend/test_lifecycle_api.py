@@ -6,8 +6,10 @@ from decimal import Decimal
 import pytest
 
 from backend.api_errors import LawViolation
+from backend.parameters.models import DatedParameter
 from backend.registry.models import Permit
 from backend.registry.services import permits
+from taxilaw.inspection_items import approved_vistoria
 
 from .conftest import vehicle_data
 
@@ -36,7 +38,7 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
 
     vehicle = ok(dimutran.post("/api/vehicles/", {"permit": permit["id"], "on": signed, **vehicle_data(signed.year)}, format="json"), 201)
     inspection = ok(
-        dimutran.post("/api/inspections/", {"vehicle": vehicle["id"], "inspected_on": signed, "result": "passed", "seal_number": "SV-1"}, format="json"),
+        dimutran.post("/api/inspections/", {"vehicle": vehicle["id"], "inspected_on": signed, "result": "passed", "seal_number": "SV-1", **approved_vistoria()}, format="json"),
         201,
     )
     assert Decimal(inspection["fee_brl"]) == Decimal("1.50")  # 0,30 UPFM x R$ 5,00 (Art. 40)
@@ -49,6 +51,8 @@ def test_grant_term_alvara_inspection_renewal_transfer_revocation(dimutran, make
     assert renewal["alvara"]["expires_on"] == expiry.replace(year=expiry.year + 1).isoformat()
 
     # Art. 6, I: after 2 years, to a professional with a vehicle of at most 2 years; the fee first (Art. 6, §5).
+    # Transfers are off since STF ADI 5337 (test_api_rules.py); a municipality's act re-opening them is modelled here.
+    DatedParameter.objects.create(name="permit_transfers_allowed", effective_from=date(2021, 3, 12), value=1, source="teste")
     transfer_on = signed + timedelta(days=2 * 365 + 30)
     new_cab = vehicle_data(transfer_on.year)
     transfer = ok(

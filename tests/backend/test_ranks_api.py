@@ -14,6 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 def assign(dimutran, rank, permit, since):
+    if rank["zone"] == "central":  # reached only by promotion (Art. 27; test_api_rules.py): the promotion's own path
+        return rank_services.assign_rank(permit=permit, rank=Rank.objects.get(pk=rank["id"]), since=since)
     response = dimutran.post(f"/api/ranks/{rank['id']}/titulars/", {"permit": permit.pk, "since": since.isoformat()}, format="json")
     assert response.status_code == 201, response.content.decode()
     return response.json()

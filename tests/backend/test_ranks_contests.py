@@ -72,7 +72,7 @@ def test_consecutive_publications_and_incomplete_commission_are_refused(dimutran
 @pytest.mark.article("Art. 41, §2")
 def test_no_contest_while_the_fleet_is_at_the_cap(dimutran, working_cab, today):
     working_cab()
-    DatedParameter.objects.create(name="inhabitants_per_taxi", effective_from=today - timedelta(days=1), value=104108, source="teste")
+    DatedParameter.objects.create(name="population", effective_from=today - timedelta(days=1), value=1000, source="teste")
     rank = make_rank(dimutran, "Barra")
     body = refused(dimutran.post("/api/contests/", edital(today, [rank]), format="json"), "Art. 41, §2")
     assert body["reasons"][0]["code"] == "fleet_at_cap"
@@ -81,7 +81,7 @@ def test_no_contest_while_the_fleet_is_at_the_cap(dimutran, working_cab, today):
 
 @pytest.mark.article("Art. 41")
 def test_edital_cannot_offer_more_permits_than_the_room_left(dimutran, today):
-    DatedParameter.objects.create(name="inhabitants_per_taxi", effective_from=today - timedelta(days=1), value=52054, source="teste")
+    DatedParameter.objects.create(name="population", effective_from=today - timedelta(days=1), value=2000, source="teste")
     rank = make_rank(dimutran, "Barra")
     data = edital(today, [rank])
     data["vacancies"][0]["permits"] = 3  # cap 2

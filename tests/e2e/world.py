@@ -23,6 +23,7 @@ from backend.ranks.services.ranks import create_rank  # noqa: E402
 from backend.registry.models import Inspection  # noqa: E402
 from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles  # noqa: E402
 from backend.trips.models import Passenger  # noqa: E402
+from taxilaw.inspection_items import approved_vistoria  # noqa: E402
 
 CENTRE = (-21.1311, -42.3676)  # Praça Cel. Pacheco de Medeiros
 
@@ -38,7 +39,7 @@ def cab(n: int, today):
         permit=permit, on=signed, plate=f"RQE{n % 10}A{10 + n}", renavam=RENAVAM().generate(), make="Fiat", model="Cronos",
         model_year=today.year, manufacture_year=today.year, colour="branco",
     )
-    vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{n}")
+    vehicles.record_inspection(vehicle=vehicle, inspected_on=signed, result=Inspection.Result.PASSED, seal_number=f"S{n}", **approved_vistoria())
     taximeters.equip_afered(vehicle, installed_on=signed, serial=f"E2E-{n}")
     auxiliaries.issue_cmt(person=person, number=f"CMT-E{n}", issued_on=signed, expires_on=signed + timedelta(days=900))
     return {"token": Token.objects.create(user=user).key, "permit_id": permit.pk, "permit": permit.number, "person_id": person.pk}

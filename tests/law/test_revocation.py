@@ -105,3 +105,14 @@ def test_art_10_par_1_no_decision_before_the_summons():
     assert not refused and refused.codes == ("inquiry_not_summoned",)
     # the defence itself, filed before any summons, opens the way (spontaneous appearance)
     assert may_decide_revocation(None, date(2026, 4, 20), date(2026, 4, 20))
+
+
+@pytest.mark.article("Art. 9, § único")
+def test_art_9_par_unico_the_bar_is_for_fault_and_not_perpetual():
+    from taxilaw.revocation import revocation_bars
+
+    revoked = date(2026, 3, 2)
+    assert revocation_bars("breach_of_term", revoked, date(2031, 3, 1), 5)
+    assert not revocation_bars("breach_of_term", revoked, date(2031, 3, 2), 5)  # CF art. 5, XLVII, b
+    assert not revocation_bars("discretion", revoked, date(2026, 3, 3), 5)  # Art. 9, I: no fault, no bar
+    assert revocation_bars(None, None, date(2040, 1, 1), 5)  # nothing recorded: the text's bar

@@ -187,3 +187,14 @@ def test_art_6_par_5_alvara_only_after_fee():
     assert may_issue_alvara_after_transfer(fee_paid=False, exempt=True)
     refused = may_issue_alvara_after_transfer(fee_paid=False)
     assert not refused and refused.codes == ("transfer_fee_unpaid",)
+
+
+@pytest.mark.article("Art. 6")
+def test_art_6_transfers_off_when_the_dated_parameter_says_so():
+    from taxilaw.parameters import default_parameters
+    from taxilaw.transfers import transfers_in_force
+
+    params = default_parameters()
+    assert params.as_of("permit_transfers_allowed", date(2021, 3, 10)) == 1
+    assert params.as_of("permit_transfers_allowed", date(2021, 3, 11)) == 0
+    assert transfers_in_force(True) and transfers_in_force(False).codes == ("transfers_struck_down",)

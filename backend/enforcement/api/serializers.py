@@ -35,6 +35,7 @@ class InfractionTypeSerializer(serializers.ModelSerializer):
             "id", "code", "description", "article", "group", "fine_ufm", "default_penalty", "revocation_if_recidivist",
             "effective_from", "effective_until", "source",
         ]
+        read_only_fields = ["effective_until"]  # closed only by the next version (Art. 64; services.catalogue)
 
 
 class FinePaymentSerializer(serializers.ModelSerializer):

@@ -22,6 +22,7 @@ from .. import selectors
 from ..models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
 from ..services import appeals as appeal_services
 from ..services import autos as auto_services
+from ..services import catalogue as catalogue_services
 from ..services import complaints as complaint_services
 from ..services import decisions as decision_services
 from ..services import fines as fine_services
@@ -44,13 +45,18 @@ def _filed_on(request, data, key="filed_on"):
     return data[key] if is_dimutran(request.user) else timezone.localdate()
 
 
-class InfractionTypeViewSet(viewsets.ModelViewSet):
-    """The infraction catalogue (Art. 64): DIMUTRAN edits it; a change is a new dated record."""
+class InfractionTypeViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """The infraction catalogue (Art. 64), append-only: DIMUTRAN records a new dated version; none is edited."""
 
     queryset = InfractionType.objects.all()
     serializer_class = s.InfractionTypeSerializer
     permission_classes = [DimutranWritesOthersRead]
     filterset_fields = ["code", "group"]
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        data.pop("effective_until", None)
+        serializer.instance = catalogue_services.record_version(**data)
 
 
 class AutoViewSet(viewsets.ReadOnlyModelViewSet):

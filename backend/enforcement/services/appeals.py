@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Optional, Sequence
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from backend.api_errors import refuse as _refuse
@@ -15,6 +16,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.models import RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
+from taxilaw import clock
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
@@ -210,6 +212,7 @@ def judge_appeal(
     appeal. A cab whose standing changed is told by dispatch (the triggers forget its kept facts).
     """
     appeal = Appeal.objects.select_for_update().select_related("decision__auto").get(pk=appeal.pk)
+    require(clock.not_in_future(judged_on, timezone.localdate(), "Art. 63, §3", "julgamento"), "judged_on")
     result = _judgment_result(granted, result)
     plan = _validate_judgment(appeal, judged_on, result, judgment_text, reductions)
     decision = appeal.decision
@@ -334,6 +337,7 @@ def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
         _refuse("Art. 63, §4", "appeal_not_judged", gettext_noop("O recurso ainda não foi julgado."))
     if appeal.judgment_notified_on is not None:
         _refuse("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), "notified_on", on=appeal.judgment_notified_on)
+    require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §4", "ciência do julgamento"), "notified_on")
     require(law.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
     appeal.judgment_notified_on = notified_on
     appeal.save(update_fields=["judgment_notified_on"])

@@ -7,11 +7,13 @@ from typing import Iterable
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Auxiliary, Permit, Person
+from taxilaw import clock
 from taxilaw import penalties as law
 from taxilaw.i18n import gettext_noop
 
@@ -45,6 +47,7 @@ def issue(
 ) -> AutoDeInfracao:
     """Draw up an auto de infração for a proven violation (Art. 60, Art. 61); numbered per year."""
     infractions = list(dict.fromkeys(infractions))
+    require(clock.not_in_future(issued_on, timezone.localdate(), "Art. 60", "lavratura do auto"), "issued_on")
     decision = law.may_issue_auto(
         infraction_codes=[i.code for i in infractions], committed_on=committed_on, issued_on=issued_on,
         not_in_force=[i.code for i in infractions if not i.in_force_on(committed_on)],
@@ -70,6 +73,7 @@ def _locked(auto: AutoDeInfracao) -> AutoDeInfracao:
 def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
     """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
     auto = _locked(auto)
+    require(clock.not_in_future(delivered_on, timezone.localdate(), "Art. 62", "entrega da cópia"), "delivered_on")
     require(law.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
     auto.copy_delivered_on = delivered_on
     auto.save(update_fields=["copy_delivered_on"])

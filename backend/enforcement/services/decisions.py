@@ -7,12 +7,14 @@ from datetime import date
 from typing import Optional, Sequence
 
 from django.db import transaction
+from django.utils import timezone
 
 from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
+from taxilaw import clock
 from taxilaw import penalties as law
 from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
@@ -59,6 +61,7 @@ def decide(
     (Art. 62, § único).
     """
     auto = _locked(auto)
+    require(clock.not_in_future(decided_on, timezone.localdate(), "Art. 63", "decisão"), "decided_on")
     if auto.status != AutoDeInfracao.Status.OPEN:
         _refuse("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
     defence = Defence.objects.filter(auto=auto).first()
@@ -95,7 +98,8 @@ def decide(
             row.base_amount, row.amount = assessment.base, assessment.amount
             row.recidivism_of_id = assessment.recidivism_of.reference if assessment.recidivism_of else None
         if kind is law.PenaltyKind.SUSPENSION:
-            require(law.suspension_period(choice.starts_on, choice.ends_on, decided_on), "penalties")
+            max_days = int(params.as_of("suspension_max_days", decided_on))
+            require(law.suspension_period(choice.starts_on, choice.ends_on, decided_on, max_days), "penalties")
             row.starts_on, row.ends_on = choice.starts_on, choice.ends_on
         lines.append(law.PenaltyLine(spec.code, kind, row.amount, row.starts_on, row.ends_on))
         rows.append((row, choice))
@@ -132,6 +136,7 @@ def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyD
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
     if decision.notified_on is not None:
         _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
+    require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §2", "notificação"), "notified_on")
     require(law.may_notify(decision.decided_on, notified_on), "notified_on")
     decision.notified_on = notified_on
     decision.save(update_fields=["notified_on"])

@@ -51,6 +51,10 @@ class CheckInRequestSerializer(serializers.Serializer):
     permit = serializers.PrimaryKeyRelatedField(queryset=Permit.objects.all(), label=_("permissão"))
     rank = serializers.PrimaryKeyRelatedField(queryset=Rank.objects.all(), label=_("ponto"))
     at = serializers.DateTimeField(required=False, label=_("chegada (apenas DIMUTRAN; padrão: agora)"))
+    correction_reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=255,
+        label=_("justificativa de correção (apenas DIMUTRAN: um dia passado, sem posição; Art. 9, V)"),
+    )
 
 
 class CheckOutRequestSerializer(serializers.Serializer):
@@ -60,7 +64,8 @@ class CheckOutRequestSerializer(serializers.Serializer):
 class CheckInSerializer(serializers.ModelSerializer):
     class Meta:
         model = RankCheckIn
-        fields = ["id", "permit", "vehicle", "rank", "visitor", "checked_in_at", "checked_out_at", "lat", "lon"]
+        fields = ["id", "permit", "vehicle", "rank", "visitor", "checked_in_at", "checked_out_at", "lat", "lon",
+                  "correction_reason", "recorded_by"]
 
 
 class ObservationSerializer(serializers.ModelSerializer):

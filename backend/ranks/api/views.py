@@ -53,7 +53,7 @@ class RankViewSet(viewsets.ModelViewSet):
         if request.method == "GET":
             return Response(s.AssignmentSerializer(selectors.current_assignments(rank).select_related("permit"), many=True).data)
         data = valid(s.AssignSerializer, request)
-        assignment = rank_services.assign_rank(permit=data["permit"], rank=rank, since=data["since"])
+        assignment = rank_services.designate_titular(permit=data["permit"], rank=rank, since=data["since"])
         return Response(s.AssignmentSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["GET"], responses=s.ObservationSerializer(many=True))
@@ -130,7 +130,10 @@ class CheckInViewSet(viewsets.ReadOnlyModelViewSet):
         self._may_act_for(data["permit"])
         staff = is_dimutran(request.user)
         at = data.get("at") if staff else None
-        checkin = rank_services.check_in(permit=data["permit"], rank=data["rank"], at=at, recorded_by_inspector=staff)
+        checkin = rank_services.check_in(
+            permit=data["permit"], rank=data["rank"], at=at, recorded_by_inspector=staff,
+            correction_reason=data.get("correction_reason", "") if staff else "", recorded_by=request.user if staff else None,
+        )
         return Response(s.CheckInSerializer(checkin).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.CheckOutRequestSerializer, responses=s.CheckInSerializer)

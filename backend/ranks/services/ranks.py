@@ -15,6 +15,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit
 from backend.registry.selectors import vehicle_in_service
+from taxilaw import clock
 from taxilaw import ranks as law
 from taxilaw.decision import Decision
 from taxilaw.geodesy import distance_m
@@ -23,7 +24,9 @@ from zones import Zone, ZoneFileError, load_municipality, load_polygon_geojson
 from .. import selectors
 from ..models import (
     AbsenceJustification,
+    Candidate,
     CentralZone,
+    Contest,
     Rank,
     RankAssignment,
     RankCheckIn,
@@ -129,6 +132,20 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
     return RankAssignment.objects.create(permit=permit, rank=rank, since=since)
 
 
+@transaction.atomic
+def designate_titular(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
+    """DIMUTRAN designates a permit to a private rank (Art. 22, I): at a central-zone rank only the winner of a
+    contest for it, or a permit already designated in the central zone (Art. 27; Art. 27, §1)."""
+    current = RankAssignment.objects.filter(permit=permit, ended_on__isnull=True).select_related("rank").first()
+    won = Candidate.objects.filter(
+        Q(permit=permit) | Q(person=permit.holder_id, contest__promotion=True),
+        allocated_rank=rank, contest__status=Contest.Status.GRANTED,
+    ).exists()
+    require(law.may_designate_in_zone(
+        law.RankZone(rank.zone), law.RankZone(current.rank.zone) if current else None, won, rank.name), "rank")
+    return assign_rank(permit=permit, rank=rank, since=since)
+
+
 # --- check-in (Art. 22, Art. 27, §3, Art. 9, V) ---------------------------------------------------
 
 
@@ -156,15 +173,17 @@ def read_cabs_with(reader: Callable[[int], CabSeen | None]) -> None:
 
 @transaction.atomic
 def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position: tuple[float, float] | None = None,
-             recorded_by_inspector: bool = False) -> RankCheckIn:
+             recorded_by_inspector: bool = False, correction_reason: str = "", recorded_by=None) -> RankCheckIn:
     """A cab arrives at a rank, where the server last saw it (Art. 9, V), free (Art. 22); a non-titular at a private
     rank is a visitor (Art. 27, §3). ``position`` is a fix the caller's process received and has not flushed yet (the
     socket's); without one, the cab's last flushed position. What a client merely claims is never a position here.
-    A DIMUTRAN inspector on the spot may record it without a position."""
+    A DIMUTRAN inspector records it today and on the same position evidence; a past day only as a justified
+    correction (``correction_reason``), kept with ``recorded_by`` (Art. 9, V)."""
     at = at or timezone.now()
+    correction = recorded_by_inspector and bool((correction_reason or "").strip())
     seen = cab_seen(permit.pk)
     require(law.may_queue_at_rank(seen is not None and seen.serving_ride), "permit")
-    if not recorded_by_inspector:
+    if not correction:
         position = position or (seen.position if seen else None)
         distance = distance_m(position[0], position[1], rank.lat, rank.lon) if position else None
         radius = current_parameters().as_of("rank_checkin_radius_m", timezone.localtime(at).date())
@@ -176,10 +195,13 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position
     require(law.may_check_in(RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists(), permit.number), "permit")
     standing, is_titular = stand_decision(permit, rank, timezone.localtime(at).date())
     require(standing, "rank")
+    if recorded_by_inspector:
+        require(clock.may_record_staff_checkin(timezone.localtime(at).date(), timezone.localdate(), correction_reason), "at")
     return RankCheckIn.objects.create(
         permit=permit, vehicle=vehicle_in_service(permit), rank=rank,
         visitor=rank.category == Rank.Category.PRIVATE and not is_titular, checked_in_at=at,
-        lat=position[0] if position else None, lon=position[1] if position else None,
+        lat=position[0] if position and not correction else None, lon=position[1] if position and not correction else None,
+        correction_reason=(correction_reason or "").strip() if correction else "", recorded_by=recorded_by,
     )
 
 

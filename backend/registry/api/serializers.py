@@ -241,11 +241,15 @@ class DecideSerializer(serializers.Serializer):
 
 
 class InspectionSerializer(serializers.ModelSerializer):
+    # The planilha (Art. 36) and the documents presented (Art. 39): {code: bool}, codes of taxilaw.inspection_items.
+    checklist = serializers.DictField(child=serializers.BooleanField(), required=False, default=dict)
+    documents = serializers.DictField(child=serializers.BooleanField(), required=False, default=dict)
+
     class Meta:
         model = Inspection
         fields = [
             "id", "vehicle", "kind", "inspected_on", "result", "seal_number", "valid_until", "fee_brl",
-            "fee_due_on", "fee_paid_on", "notes",
+            "fee_due_on", "fee_paid_on", "notes", "checklist", "documents",
         ]
         read_only_fields = ["valid_until", "fee_brl", "fee_due_on", "fee_paid_on"]
 

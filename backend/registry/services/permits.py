@@ -183,10 +183,11 @@ def lapse_permits(*, on: date) -> dict[str, list[str]]:
             lost.append(permit.number)
     for permit in Permit.objects.select_for_update().filter(status=Permit.Status.ACTIVE):
         alvara = current_alvara(permit)
-        if alvara and on > law.extinction_deadline(alvara.expires_on, params, holidays):
-            if not permit.renewals.filter(status=Renewal.Status.OPEN).exists():
-                end_permit(permit, law.extinguish_permit(on).status.value, on)
-                extinct.append(permit.number)
+        if alvara and law.extinct_for_want_of_renewal(alvara.expires_on, on, params, holidays):
+            # An open request (documents missing) is no renewal: it is closed with the permit (Art. 4, §3).
+            permit.renewals.filter(status=Renewal.Status.OPEN).update(status=Renewal.Status.REFUSED)
+            end_permit(permit, law.extinguish_permit(on).status.value, on)
+            extinct.append(permit.number)
     return {"lost": lost, "extinct": extinct}
 
 

@@ -81,6 +81,7 @@ def request_transfer(
         incapacity_proven=incapacity_proven,
         retirement_proven=retirement_proven,
         municipal_holidays=holidays,
+        transfers_allowed=bool(int(current_parameters().as_of("permit_transfers_allowed", requested_on))),
     )
     require(law.may_transfer(facts, requested_on))
     fee = law.transfer_fee(facts.kind, facts.beneficiary, law.VehicleType.TAXI, current_parameters(), requested_on)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Mapping
 
 from django.db import transaction
+from django.utils import timezone
 
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
-from taxilaw import documents
+from taxilaw import clock, documents
+from taxilaw import inspection_items as items
 from taxilaw import permits as permit_law
 from taxilaw import vehicles as law
 from taxilaw.decision import Decision, Reason
@@ -87,9 +90,20 @@ def record_inspection(
     kind: str = Inspection.Kind.ANNUAL,
     seal_number: str = "",
     notes: str = "",
+    checklist: Mapping[str, bool] | None = None,
+    documents: Mapping[str, bool] | None = None,
 ) -> Inspection:
-    """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40)."""
+    """Record a vistoria (Art. 35-36); a pass gets the seal (Art. 37) for a year; the fee is 0,30 UPFM (Art. 40).
+    Never dated ahead of today: a future vistoria would keep a cab legal past its year (Art. 35). It records its
+    planilha and the documents presented; a pass needs every item (roof light, Art. 29; visual communication,
+    Art. 31, Art. 33; Art. 36) and every document (Art. 39), and the first pass after the term is the start of
+    service (Art. 13, III)."""
+    require(clock.not_in_future(inspected_on, timezone.localdate(), "Art. 35", "vistoria"), "inspected_on")
     passed = result == Inspection.Result.PASSED
+    checklist, documents = dict(checklist or {}), dict(documents or {})
+    require(items.known_items(checklist, documents), "checklist")
+    if passed:
+        require(items.judge_inspection(checklist, documents), "checklist")
     if passed and not seal_number:
         require(
             Decision.refuse(
@@ -98,7 +112,7 @@ def record_inspection(
             "seal_number",
         )
     extraordinary = kind == Inspection.Kind.EXTRAORDINARY
-    return Inspection.objects.create(
+    inspection = Inspection.objects.create(
         vehicle=vehicle,
         kind=kind,
         inspected_on=inspected_on,
@@ -108,7 +122,14 @@ def record_inspection(
         fee_brl=law.inspection_fee(current_parameters(), inspected_on),
         fee_due_on=law.inspection_fee_due(inspected_on, extraordinary, municipal_holidays()),
         notes=notes,
+        checklist=checklist,
+        documents=documents,
     )
+    if passed:
+        # The first approved vistoria after the term is the start of service (Art. 13, III; Art. 31).
+        Permit.objects.filter(pk=vehicle.permit_id, service_started_on__isnull=True, term_signed_on__isnull=False,
+                              term_signed_on__lte=inspected_on).update(service_started_on=inspected_on)
+    return inspection
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ from backend.parameters.selectors import current_parameters
 from backend.ranks.demo import MURIAE_RANKS
 from backend.ranks.services.ranks import assign_rank, check_in, check_out, create_rank
 from taxilaw.calendar import quarter_end
+from taxilaw.inspection_items import approved_vistoria
 
 from ...models import Inspection, Permit, SocialSecurityProof, Vehicle
 from ...services import auxiliaries, people, permits, taximeters, vehicles
@@ -66,6 +67,7 @@ class Command(BaseCommand):
         holder_user = self._user("permissionario", PASSWORD, first_name="Permissionário")
         auxiliary_user = self._user("auxiliar", PASSWORD, first_name="Auxiliar")
         current_parameters()  # the defaults are seeded on migrate
+        self._tariff_reviewed(today)
         for n in range(1, FLEET + 1):
             signed = today - timedelta(days=random.randint(5, 360))
             if n == 90:  # Art. 4: its alvará (1 year from the term) expired 35 days ago, not yet extinct (Art. 4, §3)
@@ -86,7 +88,7 @@ class Command(BaseCommand):
             )
             inspected = max(signed, today - timedelta(days=random.randint(1, 300))) if n != 92 else today - timedelta(days=400)
             inspection = vehicles.record_inspection(vehicle=vehicle, inspected_on=inspected, result=Inspection.Result.PASSED,
-                                                    seal_number=f"SV-{n:04d}")
+                                                    seal_number=f"SV-{n:04d}", **approved_vistoria())
             vehicles.pay_inspection_fee(inspection=inspection, paid_on=inspected)  # Art. 40
             taximeters.equip_afered(vehicle, installed_on=signed, serial=f"DEMO-{n:04d}", on=today)  # Art. 47, §1-§2
             auxiliaries.issue_cmt(person=holder, number=f"CMT-{n:04d}", issued_on=signed, expires_on=signed + timedelta(days=3 * 365))
@@ -94,6 +96,19 @@ class Command(BaseCommand):
                 self._auxiliary(permit, n, today, auxiliary_user if n == 1 else None)
         self._ranks(today)
         self._irregular_cases(today)
+
+    def _tariff_reviewed(self, today):
+        """The half-yearly review of Art. 44 decreed a month ago at the same prices, so the scheduler's review
+        notice (backend/tariffs/jobs.py) has nothing to say on the demo's first day."""
+        from backend.tariffs.models import TariffDecree
+
+        latest = TariffDecree.objects.order_by("-effective_from").first()
+        if latest is not None and latest.effective_from < today - timedelta(days=30):
+            TariffDecree.objects.create(
+                effective_from=today - timedelta(days=30), bandeirada=latest.bandeirada, price_km_b1=latest.price_km_b1,
+                price_km_b2=latest.price_km_b2, price_hour_waiting=latest.price_hour_waiting,
+                decree="demonstração: reajuste semestral (Art. 44) aos mesmos preços",
+            )
 
     def _ranks(self, today):
         """Muriaé's ranks (Art. 22), the private ones with their titulars (Art. 22, I; visitors: Art. 27, §3)."""
