@@ -1,0 +1,83 @@
+"""The offer's sound and vibration, behind one small facade the offer view-model asks (``OfferSound.offer``).
+
+:class:`KivySound` plays the bundled ``sounds/offer.wav`` (made by ``tools/make_offer_sound.py``) through Kivy's
+``SoundLoader`` -- the same call on the desktop and on Android -- and vibrates through ``plyer`` where the
+platform has a vibrator; either may be missing (a server without a sound card under Xvfb, a desktop without a
+vibrator): the offer shows all the same, and ``played`` / ``vibrated`` say what happened. :class:`RecordingSound`
+only counts the requests (tests, headless sessions).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional, Protocol
+
+OFFER_WAV = Path(__file__).resolve().parent / "sounds" / "offer.wav"
+VIBRATE_PATTERN = [0, 0.6, 0.3, 0.6, 0.3, 0.6]  # seconds: three pulses
+
+
+class OfferSound(Protocol):
+    def offer(self) -> None:
+        """An offer arrived: ring (and vibrate where the platform allows)."""
+
+
+class RecordingSound:
+    """Counts the requests; makes no sound."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+
+    def offer(self) -> None:
+        self.requests += 1
+
+
+def _plyer_vibrate(pattern: list[float]) -> None:
+    from plyer import vibrator
+
+    vibrator.pattern(pattern)
+
+
+def _kivy_load(path: str) -> Any:
+    from kivy.core.audio import SoundLoader
+
+    return SoundLoader.load(path)
+
+
+class KivySound:
+    """The bundled WAV through ``SoundLoader`` (loaded once, on the first offer) and ``plyer``'s vibrator."""
+
+    def __init__(self, path: Path = OFFER_WAV, load: Callable[[str], Any] = _kivy_load,
+                 vibrate: Optional[Callable[[list[float]], None]] = _plyer_vibrate):
+        self.path = path
+        self._load_fn = load
+        self._vibrate_fn = vibrate
+        self._sound: Any = None
+        self._unavailable = False
+        self.requests = self.played = self.vibrated = 0
+
+    def _sound_once(self) -> Any:
+        if self._sound is None and not self._unavailable:
+            try:
+                self._sound = self._load_fn(str(self.path))
+            except Exception:  # no audio provider on this machine: the offer still shows
+                self._sound = None
+            self._unavailable = self._sound is None
+        return self._sound
+
+    @property
+    def loaded(self) -> bool:
+        return self._sound_once() is not None
+
+    def offer(self) -> None:
+        self.requests += 1
+        sound = self._sound_once()
+        if sound is not None:
+            sound.stop()  # a second offer while the first still rings starts it again
+            sound.play()
+            self.played += 1
+        if self._vibrate_fn is not None:
+            try:
+                self._vibrate_fn(VIBRATE_PATTERN)
+                self.vibrated += 1
+            except Exception:  # NotImplementedError on a desktop, no vibrator on the phone
+                pass
