@@ -41,7 +41,7 @@ def main(out_dir: str) -> int:
 
     from .app import DriverApp
     from .clients import FakeClock
-    from .screenshots_money import steps as money_steps
+    from .screenshots_extra import steps as extra_steps
     from .session import build_session, demo_offer
     from .sound import KivySound
 
@@ -233,7 +233,7 @@ def main(out_dir: str) -> int:
         session.split.load(session.today(), session.cards.role)
         yield
         shot("split")
-        yield from money_steps(app, session, shot, manifest)
+        yield from extra_steps(app, session, shot, manifest)
         manifest["_sound"] = {"requests": sound.requests, "played": sound.played, "loaded": sound.loaded}
         manifest["_state"] = {"queue": len(session.meter.queue), "fare": session.meter.total_text,
                               "sent": session.dispatch.sent}

@@ -123,7 +123,8 @@ EXPECTED_SCREENS = {"login", "login_offline", "login_busy", "cards", "cards_full
                     "ride_accepted", "ride_cancel_reasons", "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1",
                     "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split",
                     "split_empty", "ranks_visitor_refused", "pix_key_current", "pix_key_invalid", "pix_key_saved",
-                    "pix_key_removed", "split_unpaid", "payment_reopened", "payment_reopened_card", "split_after_card"}
+                    "pix_key_removed", "split_unpaid", "payment_reopened", "payment_reopened_card", "split_after_card",
+                    "flag_not_receiving", "flag_receiving_again"}
 
 
 def test_every_screen_rendered(shots):
@@ -338,3 +339,11 @@ def test_a_missed_payment_is_recorded_from_the_weeks_rides_and_the_partilha_foll
 
 def test_the_offer_rang_the_bundled_sound_through_the_facade(shots):
     assert shots["_sound"]["requests"] == 1 and shots["_sound"]["played"] in (0, 1)
+
+
+def test_the_status_screen_says_when_the_central_does_not_count_the_cab_online_and_what_to_do(shots):
+    texts = shots["flag_not_receiving"]["texts"]
+    assert "Central conectada, mas sem receber corridas" in " ".join(texts)
+    assert any(t.startswith("Você não está recebendo corridas") and "feche e abra o aplicativo" in t for t in texts)
+    again = " ".join(shots["flag_receiving_again"]["texts"])
+    assert "Registro na central refeito: você voltou a receber corridas." in again and "sem receber" not in again

@@ -1,6 +1,7 @@
-"""The screenshots of the driver's money (run by ``driver_app.screenshots`` after its own steps): the Pix key screen
-(the key in force, an invalid key refused, a new key saved and used at once, the key removed), a payment recorded
-from the week's rides after its screen was missed, and the Partilha updated after that card payment.
+"""More screenshots, run by ``driver_app.screenshots`` after its own steps: the Pix key screen (the key in force, an
+invalid key refused, a new key saved and used at once, the key removed), a payment recorded from the week's rides
+after its screen was missed, the Partilha updated after that card payment, and the Status screen while the central
+does not count the cab online (its ``presence`` frame) with what to do.
 
 ``steps(app, session, shot, manifest)`` is a generator: each ``yield`` lets Kivy draw before the next ``shot``.
 """
@@ -61,6 +62,18 @@ def missed_payment_steps(app, session, shot, manifest):
     manifest["split_after_card"]["recorded"] = {str(k): v for k, v in session.extras["payments"].recorded.items()}
 
 
+def presence_steps(app, session, shot, manifest):
+    app.go("flag")
+    session.on_dispatch({"type": "connection", "online": True})  # the socket is open...
+    session.on_dispatch({"type": "presence", "online": False})  # ...but the central swept the cab's serving process  # the central swept the cab's serving process
+    yield
+    shot("flag_not_receiving")
+    session.on_dispatch({"type": "presence", "online": True})
+    yield
+    shot("flag_receiving_again")
+
+
 def steps(app, session, shot, manifest):
     yield from pix_steps(app, session, shot, manifest)
     yield from missed_payment_steps(app, session, shot, manifest)
+    yield from presence_steps(app, session, shot, manifest)
