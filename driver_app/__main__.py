@@ -35,6 +35,9 @@ def main(argv=None) -> int:
     if args.demo and not session.login.logged_in:
         session.login.login("demo", "demo")
 
+    from .quiet import quiet_kivy
+
+    quiet_kivy()  # no CRITICAL about X11's cut buffer (driver_app/quiet.py)
     from .app import DriverApp
 
     app = DriverApp(session)

@@ -39,6 +39,9 @@ def main(out_dir: str) -> int:
 
     from taxilaw.flags import MURIAE_TZ
 
+    from .quiet import quiet_kivy
+
+    quiet_kivy()
     from .app import DriverApp
     from .clients import FakeClock
     from .screenshots_extra import steps as extra_steps

@@ -2,9 +2,9 @@
 
 :class:`KivySound` plays the bundled ``sounds/offer.wav`` (made by ``tools/make_offer_sound.py``) through Kivy's
 ``SoundLoader`` -- the same call on the desktop and on Android -- and vibrates through ``plyer`` where the
-platform has a vibrator; either may be missing (a server without a sound card under Xvfb, a desktop without a
-vibrator): the offer shows all the same, and ``played`` / ``vibrated`` say what happened. :class:`RecordingSound`
-only counts the requests (tests, headless sessions).
+platform has a vibrator. Either may be missing (no audio provider, a desktop without a vibrator; a Linux server
+without ``/dev/snd`` is not even tried): the offer shows all the same, and ``played`` / ``vibrated`` say what
+happened. :class:`RecordingSound` only counts the requests (tests, headless sessions).
 """
 
 from __future__ import annotations
@@ -37,7 +37,19 @@ def _plyer_vibrate(pattern: list[float]) -> None:
     vibrator.pattern(pattern)
 
 
+def _no_sound_card() -> bool:
+    """A Linux machine without ``/dev/snd`` (a server under Xvfb): nothing to play on, and ALSA would print a screen
+    of errors trying. Android has no ``/dev/snd`` for apps either, but plays through its own mixer."""
+    import os
+    import sys
+
+    android = "ANDROID_ARGUMENT" in os.environ or "ANDROID_PRIVATE" in os.environ
+    return sys.platform.startswith("linux") and not android and not os.path.exists("/dev/snd")
+
+
 def _kivy_load(path: str) -> Any:
+    if _no_sound_card():
+        return None
     from kivy.core.audio import SoundLoader
 
     return SoundLoader.load(path)
