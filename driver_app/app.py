@@ -315,6 +315,11 @@ class DriverApp(App):
             self.sm.get_screen("pixkey").ids.key.text = ""
         self.refresh()
 
+    def pix_back(self) -> None:
+        """Back to the payment that sent the driver here (no key to receive a Pix), else to the Partilha."""
+        p = self.session.payment
+        self.go("payment" if p is not None and p.pending else "split")
+
     def pix_remove(self) -> None:
         self.session.pix.remove()
         self.refresh()

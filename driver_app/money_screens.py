@@ -80,6 +80,7 @@ class PaymentScreen(Screen):
     message = StringProperty("")
     queue = StringProperty("")
     choosing = BooleanProperty(True)
+    register_key = BooleanProperty(False)  # no Pix key: "Cadastrar chave Pix" opens the Chave Pix screen
     qr_texture = ObjectProperty(None, allownone=True)
 
     def refresh(self, s) -> None:
@@ -88,6 +89,7 @@ class PaymentScreen(Screen):
             return
         self.fare, self.method_text, self.receiver = p.fare_text, p.method_text, p.receiver_text
         self.message, self.queue, self.choosing = p.message, p.queue_text, p.pending
+        self.register_key = p.pending and p.can_register_key
         if p.pix_payload != self.payload:
             self.payload = p.pix_payload
             self.payload_lines = "\n".join(p.pix_payload[i:i + 44] for i in range(0, len(p.pix_payload), 44))

@@ -31,8 +31,19 @@ def pix_steps(app, session, shot, manifest):
     yield
     shot("pix_key_removed")
     manifest["pix_key_removed"]["terms_key"] = session.payment.terms.get("key")
+    app.pay_ride(52)  # the other unpaid ride of the week: the passenger wants to pay by Pix
+    app.pay("pix")
+    yield
+    shot("payment_no_key")
+    app.go("pixkey")  # "Cadastrar chave Pix"
     app.pix_kind("phone")
-    app.pix_save("+55 32 99999-1234")  # the demo's key again, for the payments that follow
+    app.pix_save("+55 32 98888-1234")
+    app.pix_back()  # back to the payment, which now offers the Pix on the new key
+    app.pay("pix")
+    yield
+    shot("payment_pix_new_key")
+    manifest["payment_pix_new_key"]["pix"] = session.payment.pix_payload
+    app.payment_done()
     yield
 
 
@@ -74,6 +85,6 @@ def presence_steps(app, session, shot, manifest):
 
 
 def steps(app, session, shot, manifest):
-    yield from pix_steps(app, session, shot, manifest)
     yield from missed_payment_steps(app, session, shot, manifest)
+    yield from pix_steps(app, session, shot, manifest)
     yield from presence_steps(app, session, shot, manifest)

@@ -207,6 +207,11 @@ class PaymentViewModel(Observable):
         return f"Pix para {self.terms.get('receiver', '')}{whose}"
 
     @property
+    def can_register_key(self) -> bool:
+        """No key receives this driver's Pix, and the key would be his own (not the holder's, by the authorization)."""
+        return not self.terms.get("key") and not self.terms.get("receiver_is_holder")
+
+    @property
     def queue_text(self) -> str:
         waiting = len(self.queue)
         if self.sending is not None:

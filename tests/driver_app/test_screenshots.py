@@ -124,7 +124,7 @@ EXPECTED_SCREENS = {"login", "login_offline", "login_busy", "cards", "cards_full
                     "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split",
                     "split_empty", "ranks_visitor_refused", "pix_key_current", "pix_key_invalid", "pix_key_saved",
                     "pix_key_removed", "split_unpaid", "payment_reopened", "payment_reopened_card", "split_after_card",
-                    "flag_not_receiving", "flag_receiving_again"}
+                    "flag_not_receiving", "flag_receiving_again", "payment_no_key", "payment_pix_new_key"}
 
 
 def test_every_screen_rendered(shots):
@@ -319,6 +319,13 @@ def test_the_pix_key_screen_refuses_an_invalid_key_saves_a_valid_one_used_at_onc
     removed = shots["pix_key_removed"]
     assert "Nenhuma chave Pix cadastrada." in removed["texts"] and "Remover chave" not in removed["buttons"]
     assert removed["terms_key"] is None
+    no_key = shots["payment_no_key"]
+    assert any(t.startswith("Sem chave Pix cadastrada") for t in no_key["texts"]) and "Cadastrar chave Pix" in no_key["buttons"]
+    new_key = shots["payment_pix_new_key"]
+    assert new_key["screen"] == "payment" and "Pix para José da Silva Pereira" in new_key["texts"]
+    from taxilaw import pix
+
+    assert pix.parse_fields(pix.parse(new_key["pix"])["26"])["01"] == "+5532988881234"  # the new key, no new login
 
 
 @pytest.mark.article("Art. 1, §3", "Art. 43")
