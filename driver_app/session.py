@@ -217,6 +217,7 @@ class Session:
         reading = self.meter.stop()
         if self.payment is not None and trip_id:
             self.payment.begin(self.meter.fare_due(reading.total), trip_id, ride_id)
+            self.payment.load_terms()  # a key changed elsewhere (the admin, the web) counts from this payment on
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
@@ -233,6 +234,7 @@ class Session:
         if self.payment is None or line is None or not line.payable:
             return False
         self.payment.reopen(ride_id, line.amount)
+        self.payment.load_terms()
         return True
 
     def on_trip_confirmed(self, trip: dict, result) -> None:

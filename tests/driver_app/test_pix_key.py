@@ -128,3 +128,18 @@ def test_http_client_speaks_the_pix_key_api(monkeypatch):
     assert [(m, u.removeprefix("http://api")) for m, u, _b in seen] == [
         ("GET", "/api/me/pix-key/"), ("PUT", "/api/me/pix-key/"), ("PUT", "/api/me/pix-key/"),
         ("DELETE", "/api/me/pix-key/")]
+
+
+def test_a_key_changed_elsewhere_counts_from_the_next_trips_payment(tmp_path, clock):
+    """The admin or the web changed the key: the terms are asked again when a trip ends, not only at login."""
+    s = demo(tmp_path, clock)
+    s.extras["payments"].save_key("tok", "email", "Joao@Example.com")
+    assert s.payment.terms["key"] == "+5532999991234"  # cached since the login
+    s.flag.go_free()
+    s.start_trip()
+    for _ in range(30):
+        clock.advance(1)
+        s.gps.step()
+    s.stop_trip()
+    s.payment.choose("pix")
+    assert pix.parse_fields(pix.parse(s.payment.pix_payload)["26"])["01"] == "joao@example.com"
