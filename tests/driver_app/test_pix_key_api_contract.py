@@ -20,7 +20,7 @@ def test_the_pix_key_screen_against_the_live_api(live_server, store):
     payment.load_terms()
     pix = PixKeyViewModel(payments, token=lambda: token, on_changed=payment.load_terms)
     pix.load()
-    assert pix.current is None and pix.current_text == "Nenhuma chave Pix cadastrada."
+    assert pix.current is None and pix.current_text == "Nenhuma chave Pix cadastrada." and pix.message == ""  # a 404
     pix.choose_kind("phone")
     assert pix.save("(32) 98888-1234")
     assert pix.current["key"] == "+5532988881234" and pix.error == ""
@@ -31,4 +31,4 @@ def test_the_pix_key_screen_against_the_live_api(live_server, store):
     pix.remove()
     assert pix.current is None and payment.terms["key"] is None
     pix.load()
-    assert pix.current is None
+    assert pix.current is None and pix.message == ""
