@@ -225,8 +225,10 @@ class Session:
             self.flag.go_off_duty()
 
     def on_payment_answered(self) -> None:
-        """A payment was recorded (or refused): the Partilha's "Você recebeu", settlement and ride lines follow."""
-        self.split.load(self.today(), self.cards.role)
+        """A payment was recorded (or refused): the Partilha's "Você recebeu", settlement and ride lines follow.
+        Before ``/api/me/`` answered (a queued payment sent at login) its answer loads the Partilha anyway."""
+        if self.cards.role:
+            self.split.load(self.today(), self.cards.role)
 
     def pay_ride(self, ride_id: int) -> bool:
         """Reopen the payment of a ride of the week's list (its screen was missed); False when it is not payable."""
