@@ -28,11 +28,16 @@ def main(argv=None) -> int:
 
         Clock.schedule_once(lambda _dt: fn(), 0)
 
+    from .sound import KivySound
+
     session = build_session(home, api=None if args.demo else args.api, demo=args.demo, trace=trace,
-                            post=on_ui_thread)
+                            post=on_ui_thread, sound=KivySound())
     if args.demo and not session.login.logged_in:
         session.login.login("demo", "demo")
 
+    from .quiet import quiet_kivy
+
+    quiet_kivy()  # no CRITICAL about X11's cut buffer (driver_app/quiet.py)
     from .app import DriverApp
 
     app = DriverApp(session)

@@ -6,25 +6,25 @@ view-models after each change and forward button presses to them.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.screenmanager import NoTransition, Screen
 
+from .money_screens import PaymentScreen, PixKeyScreen, SplitScreen
 from .session import Session, demo_offer
 from .streetmap import StreetMapWidget
 from .viewmodels.flag import DISPLAY
 
 KV_DIR = Path(__file__).with_name("kv")
 KV_FILES = ("base.kv", "login.kv", "cards.kv", "flag.kv", "ride.kv", "meter.kv", "offer.kv", "split.kv", "payment.kv",
-            "ranks.kv")
+            "ranks.kv", "pixkey.kv")
 
 DAY = {"bg": (0.95, 0.95, 0.93, 1), "card": (1, 1, 1, 1), "fg": (0.08, 0.09, 0.1, 1),
        "muted": (0.38, 0.4, 0.43, 1), "accent": (0.11, 0.40, 0.85, 1)}
@@ -224,93 +224,9 @@ class RanksScreen(Screen):
                                        allowed=row.allowed, here=row.here, busy=bool(v.pending)))
 
 
-class RideLineView(BoxLayout):
-    when = StringProperty("")
-    fare = StringProperty("")
-    origin = StringProperty("")
-    disagreement = StringProperty("")
-
-
-class WeekRowView(BoxLayout):
-    title = StringProperty("")
-    gross = StringProperty("")
-    auxiliary = StringProperty("")
-    holder = StringProperty("")
-
-
-class SplitScreen(Screen):
-    agreement = StringProperty("")
-    week_title = StringProperty("Esta semana")
-    gross = StringProperty("")
-    auxiliary = StringProperty("")
-    holder = StringProperty("")
-    my_part_label = StringProperty("")
-    my_part = StringProperty("")
-    error = StringProperty("")
-    note = StringProperty("")
-    received = StringProperty("")
-    settlement = StringProperty("")
-    server_check = StringProperty("")
-    status = StringProperty("")
-    empty = StringProperty("")
-    loading = BooleanProperty(False)
-
-    def refresh(self, s: Session) -> None:
-        v = s.split
-        self.agreement, self.error, self.note = v.agreement_text, v.error, v.note
-        self.status, self.empty, self.loading, self.server_check = v.status_text, v.empty_text, v.loading, v.server_check
-        rides = self.ids.rides
-        rides.clear_widgets()
-        for line in v.rides:
-            rides.add_widget(RideLineView(when=line.when, fare=line.fare, origin=line.origin,
-                                          disagreement=line.disagreement))
-        self.received, self.settlement = v.received_text, v.settlement_text
-        self.my_part_label, self.my_part = v.my_part_label, v.my_part
-        if v.this_week:
-            w = v.this_week
-            self.week_title = f"{w.title} ({w.period}, {w.fares} corridas)"
-            self.gross, self.auxiliary, self.holder = w.gross, w.auxiliary, w.permit_holder
-        past = self.ids.past
-        past.clear_widgets()
-        for row in v.past_weeks:
-            past.add_widget(WeekRowView(title=f"{row.title} · {row.fares} corridas", gross=row.gross,
-                                                auxiliary=row.auxiliary, holder=row.permit_holder))
-
-
-class PaymentScreen(Screen):
-    fare = StringProperty("")
-    method_text = StringProperty("")
-    receiver = StringProperty("")
-    payload = StringProperty("")
-    payload_lines = StringProperty("")  # the BR Code cut in lines: a Label wraps only at blanks
-    message = StringProperty("")
-    queue = StringProperty("")
-    choosing = BooleanProperty(True)
-    qr_texture = ObjectProperty(None, allownone=True)
-
-    def refresh(self, s: Session) -> None:
-        p = s.payment
-        if p is None:
-            return
-        self.fare, self.method_text, self.receiver = p.fare_text, p.method_text, p.receiver_text
-        self.message, self.queue, self.choosing = p.message, p.queue_text, p.pending
-        if p.pix_payload != self.payload:
-            self.payload = p.pix_payload
-            self.payload_lines = "\n".join(p.pix_payload[i:i + 44] for i in range(0, len(p.pix_payload), 44))
-            self.qr_texture = _png_texture(p.qr_png()) if p.pix_payload else None
-
-
-def _png_texture(png: bytes):
-    """A Kivy texture from PNG bytes (the QR code), nearest-neighbour so its modules stay sharp."""
-    from kivy.core.image import Image as CoreImage
-
-    texture = CoreImage(io.BytesIO(png), ext="png").texture
-    texture.mag_filter = "nearest"
-    return texture
-
-
 SCREENS = {"login": LoginScreen, "cards": CardsScreen, "flag": FlagScreen, "ride": RideScreen, "meter": MeterScreen,
-           "offer": OfferScreen, "split": SplitScreen, "payment": PaymentScreen, "ranks": RanksScreen}
+           "offer": OfferScreen, "split": SplitScreen, "payment": PaymentScreen, "ranks": RanksScreen,
+           "pixkey": PixKeyScreen}
 
 
 class DriverApp(App):
@@ -340,7 +256,7 @@ class DriverApp(App):
         for name, cls in SCREENS.items():
             sm.add_widget(cls(name=name))
         s = self.session
-        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride, s.payment, s.ranks):
+        for vm in (s.login, s.cards, s.flag, s.meter, s.offer, s.split, s.ride, s.payment, s.ranks, s.pix):
             if vm is None:
                 continue
             vm.subscribe(lambda _vm: self.refresh())
@@ -386,7 +302,32 @@ class DriverApp(App):
         self._switch(name)
         if name == "ranks" and self.session.ranks is not None:
             self.session.ranks.load()  # the queues change all the time: read them each time the screen opens
+        if name == "pixkey" and self.session.pix is not None:
+            self.session.pix.load()  # the key the server has now
         self.refresh()
+
+    def pix_kind(self, kind: str) -> None:
+        self.session.pix.choose_kind(kind)
+
+    def pix_save(self, key: str) -> None:
+        """Checked as the server checks it; sent when valid (the field is emptied once saved)."""
+        if self.session.pix.save(key):
+            self.sm.get_screen("pixkey").ids.key.text = ""
+        self.refresh()
+
+    def pix_back(self) -> None:
+        """Back to the payment that sent the driver here (no key to receive a Pix), else to the Partilha."""
+        p = self.session.payment
+        self.go("payment" if p is not None and p.pending else "split")
+
+    def pix_remove(self) -> None:
+        self.session.pix.remove()
+        self.refresh()
+
+    def pay_ride(self, ride_id) -> None:
+        """"Registrar pagamento" on a ride of the week's list: its payment screen, reopened."""
+        if self.session.pay_ride(int(ride_id)):
+            self.go("payment")
 
     def ranks_reload(self) -> None:
         self.session.ranks.load()
@@ -489,9 +430,12 @@ class DriverApp(App):
             Clipboard.copy(self.session.payment.pix_payload)
 
     def payment_done(self) -> None:
-        if self.session.payment is not None:
-            self.session.payment.done()
-        self.go("meter")
+        """Back where the payment was asked from: the meter (a trip ended) or the week's rides (reopened)."""
+        p = self.session.payment
+        back = "split" if p is not None and p.reopened else "meter"
+        if p is not None:
+            p.done()
+        self.go(back)
 
     def offer_accept(self) -> None:
         self.session.offer.accept()

@@ -17,6 +17,8 @@
   (:class:`HttpRanksClient`, ``GET /api/driver/ranks/``; :class:`FakeRanks`).
 * :class:`TariffClient` -- the tariff in force and today's flag
   (:class:`HttpTariffClient`, ``GET /api/tariffs/current/``).
+* :class:`PaymentsClient` -- the Pix terms, the driver's own Pix key and the payment of a ride
+  (:mod:`driver_app.payment_clients`, re-exported here).
 * :class:`FakeClock` -- a clock the screenshots and the tests move by hand.
 
 Message shapes are documented in docs/driver-app.md.
@@ -294,12 +296,12 @@ class TripResult:
 def upload_result(trips: TripsClient, token: str, trip: dict[str, Any]) -> TripResult:
     """``trips.upload`` as a :class:`TripResult` (for clients without ``submit``)."""
     try:
-        trips.upload(token, trip)
+        answer = trips.upload(token, trip)
     except RejectedError as exc:
         return TripResult.rejected(exc.code, exc.message)
     except (ApiError, ConnectionError, OSError) as exc:
         return TripResult.queued("offline", "" if isinstance(exc, ConnectionError) else str(exc))
-    return TripResult.confirmed()
+    return TripResult.confirmed(answer if isinstance(answer, dict) else None)
 
 
 class HttpStatementsClient:
@@ -321,11 +323,14 @@ class HttpStatementsClient:
                 settlement = {"transfer": running.get("transfer_label", ""),
                               "collected": running["settlement"].get("collected", [])}
         except ApiError as exc:
-            if isinstance(exc, NetworkError):
+            if str(exc) != "404":  # offline, a server error: said as such, never shown as an empty week
                 raise
             # 404: no permit driven this week -- only the closed weeks
         closed = self.registry._request("GET", f"/api/statements/?limit={max(1, weeks) * 4}", token=token)
-        rows.extend(closed.get("results", []) if isinstance(closed, dict) else closed)
+        closed_rows = closed.get("results", []) if isinstance(closed, dict) else closed
+        me = {r.get("driver") for r in rows if r.get("driver") is not None}
+        # a holder also reads his auxiliaries' statements: the Partilha shows the weeks he drove
+        rows.extend(r for r in closed_rows if not me or r.get("driver") in me)
         by_week: dict[str, dict[str, Any]] = {}
         agreement: dict[str, Any] = {"kind": "law", "auxiliary_percent": "25", "witnesses": 0}
         for row in sorted(rows, key=lambda r: r["week_start"]):
@@ -375,89 +380,34 @@ class FakeStatements:
 
 
 class FakeTrips:
-    def __init__(self, statements: Optional[FakeStatements] = None):
+    def __init__(self, statements: Optional[FakeStatements] = None, numbers: bool = False):
+        self.numbers = numbers  # answer each trip's ride number, as the central does (the demo's week list pays them)
         self.uploaded: list[dict[str, Any]] = []
         self.online = True
         self.statements = statements
 
-    def upload(self, token: str, trip: dict[str, Any]) -> None:
+    def upload(self, token: str, trip: dict[str, Any]) -> Optional[dict[str, Any]]:
+        """Record the trip; the answer gives its ride number, as the central's does (a street trip gets one)."""
         if not self.online:
             raise NetworkError("offline")
-        if any(t["trip_id"] == trip["trip_id"] for t in self.uploaded):
-            return  # idempotent: the app may retry after a lost answer
+        done = next((n for n, t in enumerate(self.uploaded) if t["trip_id"] == trip["trip_id"]), None)
+        if done is not None:  # idempotent: the app may retry after a lost answer
+            return {"ride_id": self.uploaded[done].get("ride_id") or 1000 + done} if self.numbers else None
         self.uploaded.append(trip)
+        ride_id = trip.get("ride_id") or 1000 + len(self.uploaded) - 1
         if self.statements is not None:
             from datetime import datetime
 
             from taxilaw.split import week_start
             stopped = datetime.fromisoformat(trip["stopped_at"])
             self.statements.add_fare(week_start(stopped), Decimal(trip["total"]), {
-                "completed_at": trip["stopped_at"], "fare": trip["total"], "server_total": None,
-                "origin": "dispatched" if trip.get("ride_id") else "street", "meter_disagreement": False})
+                "ride": ride_id, "completed_at": trip["stopped_at"], "fare": trip["total"], "server_total": None,
+                "origin": "dispatched" if trip.get("ride_id") else "street", "meter_disagreement": False,
+                "method": "unrecorded"})
+        return {"ride_id": ride_id} if self.numbers else None
 
 
-# -- payments -------------------------------------------------------------------------------
-
-
-@runtime_checkable
-class PaymentsClient(Protocol):
-    def pix_terms(self, token: str) -> dict[str, Any]:
-        """{key, receiver, city, receiver_is_holder}: whose Pix key receives the fares driven now."""
-
-    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
-        """Record how a completed ride was paid (``POST /api/rides/<id>/payment/``); RejectedError when
-        refused (already recorded, a method the ride cannot have), NetworkError offline."""
-
-
-class HttpPaymentsClient:
-    def __init__(self, registry: HttpRegistryClient):
-        self.registry = registry
-
-    def pix_terms(self, token: str) -> dict[str, Any]:
-        return self.registry._request("GET", "/api/me/pix-terms/", token=token)
-
-    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
-        body = json.dumps({"method": method, "card_machine": card_machine}).encode()
-        req = urllib.request.Request(f"{self.registry.base_url}/api/rides/{int(ride_id)}/payment/", data=body,  # noqa: S310 (http(s) only)
-                                     method="POST")
-        req.add_header("Content-Type", "application/json")
-        req.add_header("Accept", "application/json")
-        req.add_header("Authorization", f"Token {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=self.registry.timeout) as resp:  # noqa: S310 (http(s) only: HttpRegistryClient)
-                return json.loads(resp.read().decode("utf-8") or "null")
-        except urllib.error.HTTPError as exc:
-            if exc.code in (400, 404):  # refused for good: the reason's code and pt-BR message
-                try:
-                    answer = json.loads(exc.read().decode("utf-8") or "{}")
-                except ValueError:
-                    answer = {}
-                reasons = answer.get("reasons") or [{}]
-                raise RejectedError(reasons[0].get("code", str(exc.code)), answer.get("detail", "")) from exc
-            raise AuthError(str(exc.code)) if exc.code in (401, 403) else ApiError(str(exc.code)) from exc
-        except (urllib.error.URLError, OSError) as exc:
-            raise NetworkError(str(exc)) from exc
-
-
-class FakePayments:
-    def __init__(self, terms: Optional[dict[str, Any]] = None):
-        self.terms = terms if terms is not None else {"key": "+5532999991234", "receiver": "José da Silva Pereira",
-                                                      "city": "MURIAE", "receiver_is_holder": False}
-        self.recorded: dict[int, dict[str, Any]] = {}
-        self.online = True
-
-    def pix_terms(self, token: str) -> dict[str, Any]:
-        if not self.online:
-            raise NetworkError("offline")
-        return dict(self.terms)
-
-    def record(self, token: str, ride_id: int, method: str, card_machine: str = "driver") -> dict[str, Any]:
-        if not self.online:
-            raise NetworkError("offline")
-        if ride_id in self.recorded:
-            raise RejectedError("payment_already_recorded", "O pagamento desta corrida já foi registrado.")
-        self.recorded[ride_id] = {"method": method, "card_machine": card_machine}
-        return {"method": method}
+# -- payments (driver_app/payment_clients.py; re-exported here) ----------------------------------
 
 
 # -- tariff ---------------------------------------------------------------------------------
@@ -501,3 +451,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+from .payment_clients import FakePayments, HttpPaymentsClient, PaymentsClient  # noqa: E402,F401  (one import path)

@@ -1,20 +1,16 @@
-"""What the app asks of the phone besides the GPS: ring and vibrate for an offer, dial the passenger, hand the
-pickup to the navigation app.
+"""What the app asks of the phone besides the GPS and the offer's sound (driver_app/sound.py): dial the
+passenger, hand the pickup to the navigation app.
 
-:class:`AndroidPhone` on the phone (``plyer`` for vibration and the notification sound, Android intents for
-``tel:`` and ``geo:`` -- any navigation app the driver has installed answers ``geo:``), :class:`DesktopPhone` on
-the desktop and in tests (it records what was asked and rings the terminal bell).  The view-models receive one
+:class:`AndroidPhone` on the phone (Android intents for ``tel:`` and ``geo:`` -- any navigation app the driver
+has installed answers ``geo:``), :class:`DesktopPhone` on the desktop and in tests (it records what was asked).  The view-models receive one
 and never know which.  ``navigate`` answers False when no app can open the point.
 """
 
 from __future__ import annotations
 
-import logging
-import sys
 from typing import Protocol
 from urllib.parse import quote
 
-log = logging.getLogger(__name__)
 
 def tel_uri(number: str) -> str:
     """``tel:`` with the digits only (and a leading +): "(32) 99876-5432" -> "tel:32998765432"."""
@@ -29,26 +25,16 @@ def geo_uri(lat: float, lon: float, label: str = "") -> str:
 
 
 class Phone(Protocol):
-    def alert(self) -> None:
-        """Sound and vibration: an offer arrived."""
-
     def call(self, number: str) -> None: ...
 
     def navigate(self, lat: float, lon: float, label: str = "") -> bool: ...
 
 
 class DesktopPhone:
-    """The desktop stand-in: records each request (``log``), rings the terminal bell for an alert."""
+    """The desktop stand-in: records each request (``log``)."""
 
-    def __init__(self, bell: bool = False):
-        self.bell = bell
+    def __init__(self) -> None:
         self.log: list[tuple[str, str]] = []
-
-    def alert(self) -> None:
-        self.log.append(("alert", ""))
-        if self.bell:
-            sys.stdout.write("\a")
-            sys.stdout.flush()
 
     def call(self, number: str) -> None:
         self.log.append(("call", tel_uri(number)))
@@ -64,23 +50,7 @@ class DesktopPhone:
 
 
 class AndroidPhone:  # pragma: no cover - needs a phone
-    """Vibration and the default notification sound; ``tel:`` opens the dialer (no CALL_PHONE permission)."""
-
-    VIBRATE_PATTERN = [0, 0.6, 0.3, 0.6, 0.3, 0.6]  # seconds: three pulses
-
-    def alert(self) -> None:
-        from plyer import vibrator
-
-        try:
-            vibrator.pattern(self.VIBRATE_PATTERN)
-        except Exception as exc:  # a phone without a vibrator: the sound still plays
-            log.debug("no vibration: %s", exc)
-        from jnius import autoclass
-
-        manager = autoclass("android.media.RingtoneManager")
-        activity = autoclass("org.kivy.android.PythonActivity").mActivity
-        uri = manager.getDefaultUri(manager.TYPE_NOTIFICATION)
-        manager.getRingtone(activity, uri).play()
+    """``tel:`` opens the dialer (no CALL_PHONE permission), ``geo:`` the navigation app."""
 
     def _view(self, action: str, uri: str) -> bool:
         from jnius import autoclass, cast

@@ -40,16 +40,22 @@ def main(out_dir: str) -> int:  # noqa: C901
 
     from taxilaw.flags import MURIAE_TZ
 
+    from .quiet import quiet_kivy
+
+    quiet_kivy()
     from .app import DriverApp
     from .clients import FakeClock
+    from .screenshots_extra import steps as extra_steps
     from .session import build_session, demo_offer
+    from .sound import KivySound
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     # Wednesday 4 March 2026, 21:50 in Muriaé: Bandeira I now, Bandeira II from 22:00 (Art. 45, I-II)
     clock = FakeClock(datetime(2026, 3, 4, 21, 50, tzinfo=MURIAE_TZ))
     home = Path(tempfile.mkdtemp(prefix="driver-shots-"))
-    session = build_session(home, demo=True, clock=clock)
+    sound = KivySound(vibrate=None)  # the bundled WAV through SoundLoader (silent where Xvfb has no sound card)
+    session = build_session(home, demo=True, clock=clock, sound=sound)
     app = DriverApp(session, tick_s=0)
     manifest: dict = {}
 
@@ -231,6 +237,8 @@ def main(out_dir: str) -> int:  # noqa: C901
         session.split.load(session.today(), session.cards.role)
         yield
         shot("split")
+        yield from extra_steps(app, session, shot, manifest)
+        manifest["_sound"] = {"requests": sound.requests, "played": sound.played, "loaded": sound.loaded}
         manifest["_state"] = {"queue": len(session.meter.queue), "fare": session.meter.total_text,
                               "sent": session.dispatch.sent}
         (out / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")

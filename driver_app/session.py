@@ -31,6 +31,7 @@ from .clients import (
 )
 from .gps import GpsSource, PlyerGps, ReplayGps, SharedGps, demo_trace, utcnow
 from .phone import AndroidPhone, DesktopPhone, Phone
+from .sound import OfferSound, RecordingSound
 from .storage import JsonStore
 from .viewmodels import (
     CardsViewModel,
@@ -46,6 +47,7 @@ from .viewmodels import (
     RideViewModel,
     SplitViewModel,
 )
+from .viewmodels.pixkey import PixKeyViewModel
 
 TARIFF_FILE = "tariff"  # the last tariff answer of the server (shown offline)
 
@@ -80,6 +82,7 @@ class Session:
     payment: Optional[PaymentViewModel] = None
     ranks: Optional[RanksViewModel] = None
     background: Background = field(default_factory=Background)  # the network calls' worker (inline: demo, tests)
+    pix: Optional[PixKeyViewModel] = None  # the driver's own Pix key
 
     def today(self) -> date:
         from taxilaw.flags import local_time
@@ -214,11 +217,27 @@ class Session:
         reading = self.meter.stop()
         if self.payment is not None and trip_id:
             self.payment.begin(self.meter.fare_due(reading.total), trip_id, ride_id)
+            self.payment.load_terms()  # a key changed elsewhere (the admin, the web) counts from this payment on
         if self.ride is not None:
             self.ride.finished()
         self.flag.trip_ended()
         if not self.login.logged_in:  # the token expired during the trip: the cab leaves service now
             self.flag.go_off_duty()
+
+    def on_payment_answered(self) -> None:
+        """A payment was recorded (or refused): the Partilha's "Você recebeu", settlement and ride lines follow.
+        Before ``/api/me/`` answered (a queued payment sent at login) its answer loads the Partilha anyway."""
+        if self.cards.role:
+            self.split.load(self.today(), self.cards.role)
+
+    def pay_ride(self, ride_id: int) -> bool:
+        """Reopen the payment of a ride of the week's list (its screen was missed); False when it is not payable."""
+        line = self.split.line_of(ride_id)
+        if self.payment is None or line is None or not line.payable:
+            return False
+        self.payment.reopen(ride_id, line.amount)
+        self.payment.load_terms()
+        return True
 
     def on_trip_confirmed(self, trip: dict, result) -> None:
         """The central recorded a trip: this week's split now includes its fare; its payment can be sent."""
@@ -242,10 +261,11 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
                   clock: Optional[Callable[[], datetime]] = None, tariff: Tariff = MURIAE_DEMO_TARIFF,
                   trace=None, post: Optional[Callable[[Callable[[], None]], None]] = None,
                   gps: Optional[GpsSource] = None, phone: Optional[Phone] = None,
-                  background: Optional[Background] = None) -> Session:
+                  background: Optional[Background] = None, sound: Optional[OfferSound] = None) -> Session:
     """``post`` runs a callback of the dispatch socket's thread on the UI thread (``--api`` mode): the
     dispatch messages and the answers to finished trips.  ``background`` runs every HTTP call (default: a
-    worker pool posting back with ``post``; inline for the demo's in-memory fakes)."""
+    worker pool posting back with ``post``; inline for the demo's in-memory fakes).  ``sound`` rings for an offer
+    (the app passes ``KivySound``; by default a silent ``RecordingSound``: no Kivy in tests)."""
     clock = clock or utcnow
     store = JsonStore(app_dir)
     holidays = municipal_holiday_dates(range(clock().year - 1, clock().year + 2))
@@ -262,10 +282,10 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
             {"party": "auxiliary", "method": "cash", "amount": "186.40"},
             {"party": "auxiliary", "method": "pix", "amount": "126.20"},
             {"party": "holder", "method": "pix", "amount": "100.00"}]}
-        trips = FakeTrips(statements)
+        trips = FakeTrips(statements, numbers=True)
         registry = FakeRegistry(me=demo_me(local_time(clock()).date()))
         ranks = FakeRanks(demo_ranks())
-        payments = FakePayments()
+        payments = FakePayments(statements=statements)
     else:
         from .ws import DispatchTripsClient, WsDispatchClient
 
@@ -291,18 +311,23 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token,
                            post=post, background=background)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)
-    offer = OfferViewModel(dispatch, flag, clock, phone=phone)
+    sound = sound or RecordingSound()
+    offer = OfferViewModel(dispatch, flag, clock, phone=phone, sound=sound)
     split = SplitViewModel(statements, token=lambda: login.token, background=background)
     ride = RideViewModel(dispatch, flag, clock, phone=phone)
     reporter = PositionReporter(dispatch, flag, shared.channel(), clock)
     rank_vm = RanksViewModel(ranks, dispatch, lambda: (reporter.last.lat, reporter.last.lon) if reporter.last else None,
                              token=lambda: login.token, background=background)
     session = Session(store, clock, login, CardsViewModel(), flag, meter, offer, split, dispatch, shared, demo,
-                      {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs, "phone": phone},
+                      {"registry": registry, "statements": statements, "trips": trips, "tariffs": tariffs, "phone": phone,
+                       "sound": sound},
                       ride=ride, reporter=reporter, tariffs=tariffs,
                       payment=PaymentViewModel(store, payments, token=lambda: login.token, background=background),
                       ranks=rank_vm, background=background)
     session.extras["payments"], session.extras["ranks"] = payments, ranks
+    session.pix = PixKeyViewModel(payments, token=lambda: login.token, background=background,
+                                  on_changed=session.payment.load_terms)  # the new key counts at once
+    session.payment.on_answered = session.on_payment_answered
     meter.on_trip_confirmed = session.on_trip_confirmed
     return session
 

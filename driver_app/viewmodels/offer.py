@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional
 from ..clients import DispatchClient
 from ..formatting import km, mmss
 from ..phone import DesktopPhone, Phone
+from ..sound import OfferSound, RecordingSound
 from .base import Observable
 from .flag import DriverState, FlagViewModel
 
@@ -24,8 +25,9 @@ class OfferViewModel(Observable):
     call_text = "Ligar"
 
     def __init__(self, dispatch: DispatchClient, flag: FlagViewModel, clock: Callable[[], datetime],
-                 phone: Optional[Phone] = None):
+                 phone: Optional[Phone] = None, sound: Optional[OfferSound] = None):
         super().__init__()
+        self.sound = sound or RecordingSound()  # rings and vibrates (driver_app/sound.py)
         self.dispatch = dispatch
         self.flag = flag
         self.clock = clock
@@ -52,7 +54,7 @@ class OfferViewModel(Observable):
             else:
                 self.expires_at = self.received_at + timedelta(seconds=float(msg.get("expires_in_s", 20)))
             self.outcome = ""
-            self.phone.alert()
+            self.sound.offer()
             self.changed()
         elif kind == "offer_cancelled" and self.offer and msg.get("offer_id") == self.offer.get("offer_id"):
             self._close("cancelled")

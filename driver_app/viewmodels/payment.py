@@ -10,6 +10,11 @@ The terms and the payments are sent off the UI thread (``Background``), one paym
 A fare the central holds for DIMUTRAN's review (the answer's ``fare_held``, Art. 43) is not charged
 (``taxilaw.split.check_charge``): the screen says "Valor em revisão", withdraws a QR already shown, drops the
 trip's queued payment and records none; the server refuses one all the same (``payment_fare_held``).
+
+A payment screen that was missed (closed, the app killed) is reopened from the week's rides
+(:meth:`PaymentViewModel.reopen`: a ride the central numbered, its fare); the server decides whether it may still
+be recorded (not once a closed statement counted it: ``payment_week_closed``). Each recorded or refused payment
+calls ``on_answered`` (the session reloads the Partilha, so "Você recebeu" and the ride's line follow at once).
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ class PaymentViewModel(Observable):
         self.numbered: dict[str, int] = {}  # trip_id -> ride number of the trips the central recorded
         self.sending: Optional[dict[str, Any]] = None  # the queue entry handed to the client, its answer not back
         self.under_review = False  # the central holds this trip's fare for DIMUTRAN's review: nothing is charged
+        self.on_answered: Callable[[], None] = lambda: None  # a payment recorded or refused: the Partilha reloads
 
     # -- terms ----------------------------------------------------------------------------------
 
@@ -76,6 +82,17 @@ class PaymentViewModel(Observable):
         self.method, self.pix_payload, self.message, self.under_review = None, "", "", False
         self.changed()
 
+    def reopen(self, ride_id: int, fare: Decimal) -> None:
+        """The payment of a ride the central recorded, asked again from the week's rides (its screen was missed)."""
+        trip_id = f"ride-{int(ride_id)}"
+        self.numbered = {**self.numbered, trip_id: int(ride_id)}
+        self.begin(fare, trip_id, int(ride_id))
+
+    @property
+    def reopened(self) -> bool:
+        """The payment was asked again from the week's rides, not at the end of a trip."""
+        return str(self.trip_id or "").startswith("ride-")
+
     @property
     def pending(self) -> bool:
         """A trip ended and its payment is not chosen yet (nor held for DIMUTRAN's review)."""
@@ -91,7 +108,8 @@ class PaymentViewModel(Observable):
             return
         if method == METHOD_PIX:
             if not self.terms.get("key"):
-                self.message = "Sem chave Pix cadastrada para receber esta corrida: escolha outra forma."
+                self.message = ("Sem chave Pix cadastrada para receber esta corrida: cadastre a sua em "
+                                "\"Chave Pix\" ou escolha outra forma.")
                 self.changed()
                 return
             if self.fare <= 0:
@@ -161,6 +179,7 @@ class PaymentViewModel(Observable):
         self.queue = [e for e in self.queue if e is not entry]
         self.store.save(QUEUE_FILE, self.queue)
         self.changed()
+        self.on_answered()
         self.flush()
 
     def done(self) -> None:
@@ -186,6 +205,11 @@ class PaymentViewModel(Observable):
             return ""
         whose = " (permissionário)" if self.terms.get("receiver_is_holder") else ""
         return f"Pix para {self.terms.get('receiver', '')}{whose}"
+
+    @property
+    def can_register_key(self) -> bool:
+        """No key receives this driver's Pix, and the key would be his own (not the holder's, by the authorization)."""
+        return not self.terms.get("key") and not self.terms.get("receiver_is_holder")
 
     @property
     def queue_text(self) -> str:

@@ -2,6 +2,11 @@
 
 The split is ``taxilaw.split.split_week`` over the server's gross, the function the server's statement uses; the
 screen says whether both agree to the centavo.  The statements are read off the UI thread (``Background``).
+
+Each ride of the running week shows its payment (the server's ``method``/``payment_display``); one still "não
+informado" offers "Registrar pagamento" (the payment screen reopened: ``PaymentViewModel.reopen``) while the week
+is open -- the server decides (Art. 1, §3: a closed statement's rides are settled). A permit holder driving his own
+cab sees his rides too, each marked "sem partilha" (Art. 1, §3 splits only an auxiliary's gross).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Callable, Optional
 from taxilaw.flags import local_time
 from taxilaw.split import (
     METHOD_LABELS,
+    METHOD_UNRECORDED,
     PARTY_AUXILIARY,
     PARTY_HOLDER,
     PERMIT_HOLDER_EXPENSES_NOTE,
@@ -52,16 +58,31 @@ class RideLine:
     fare: str
     origin: str  # central | rua | ponto
     disagreement: str  # "" or "Taxímetro divergente: servidor calculou R$ 19,10"
+    ride_id: Optional[int] = None  # the central's number (None: the demo's fakes without one)
+    amount: Decimal = Decimal("0.00")
+    payment: str = ""  # "Pagamento: cartão" / "Pagamento: não informado"
+    payable: bool = False  # unpaid, its week open: "Registrar pagamento"
 
 
-def ride_line(row: dict) -> RideLine:
+def payment_text(row: dict, own: bool) -> str:
+    """"Pagamento: Pix" (the server's words when it sent them); the holder's own rides: "sem partilha"."""
+    method = row.get("method") or METHOD_UNRECORDED
+    text = "Pagamento: " + (row.get("payment_display") or METHOD_LABELS.get(method, method))
+    return text + (" · sem partilha" if own else "")
+
+
+def ride_line(row: dict, own: bool = False, open_week: bool = True) -> RideLine:
     at = local_time(datetime.fromisoformat(str(row["completed_at"]).replace("Z", "+00:00")))
     server = row.get("server_total")
     disagreement = (f"Taxímetro divergente: servidor calculou {brl(Decimal(str(server)))}"
                     if row.get("meter_disagreement") and server is not None else
                     "Taxímetro divergente do recálculo" if row.get("meter_disagreement") else "")
-    return RideLine(f"{WEEKDAYS[at.weekday()]} {at:%d/%m %H:%M}", brl(Decimal(str(row["fare"]))),
-                    ORIGIN_LABELS.get(row.get("origin") or "street", "rua"), disagreement)
+    fare = Decimal(str(row["fare"]))
+    ride_id = row.get("ride")
+    unpaid = (row.get("method") or METHOD_UNRECORDED) == METHOD_UNRECORDED
+    return RideLine(f"{WEEKDAYS[at.weekday()]} {at:%d/%m %H:%M}", brl(fare),
+                    ORIGIN_LABELS.get(row.get("origin") or "street", "rua"), disagreement, ride_id, fare,
+                    payment_text(row, own), bool(ride_id) and unpaid and open_week and fare > 0)
 
 
 class SplitViewModel(Observable):
@@ -149,7 +170,9 @@ class SplitViewModel(Observable):
                           bool(w.get("closed")))
             if monday == current:
                 self.this_week = row
-                self.rides = [ride_line(r) for r in sorted(w.get("rides", []), key=lambda r: str(r["completed_at"]))]
+                own = agreement.kind == "own"
+                self.rides = [ride_line(r, own, not w.get("closed"))
+                              for r in sorted(w.get("rides", []), key=lambda r: str(r["completed_at"]))]
                 self.server_check = self._check(w, s)
             elif monday < current:
                 self.past_weeks.append(row)
@@ -176,6 +199,9 @@ class SplitViewModel(Observable):
         parts = [f"{METHOD_LABELS.get(c['method'], c['method'])} {brl(Decimal(str(c['amount'])))}" for c in mine]
         self.received_text = "Você recebeu: " + (" · ".join(parts) if parts else brl(Decimal("0")))
         self.settlement_text = "Acerto até agora: " + settlement.get("transfer", "")
+
+    def line_of(self, ride_id: int) -> Optional[RideLine]:
+        return next((line for line in self.rides if line.ride_id == ride_id), None)
 
     @property
     def my_part_label(self) -> str:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = r"""
 import importlib, json, sys
 for name in ["driver_app.viewmodels", "driver_app.session", "driver_app.clients", "driver_app.gps",
-             "driver_app.formatting", "driver_app.storage"]:
+             "driver_app.formatting", "driver_app.storage", "driver_app.sound", "driver_app.payment_clients"]:
     importlib.import_module(name)
 bad = sorted(m for m in sys.modules if m.split(".")[0] in {"django", "kivy", "shapely", "rest_framework"})
 print(json.dumps(bad))
@@ -46,6 +46,14 @@ def test_buildozer_spec():
     assert {"kivy", "plyer", "geographiclib", "holidays"} <= reqs and "geopy" not in reqs
     assert not reqs & {"shapely", "django", "djangorestframework", "psycopg", "channels"}
     assert (ROOT / "driver_app" / "main.py").exists()
+    assert "wav" in {e.strip() for e in app["source.include_exts"].split(",")}  # the offer's chime travels
+
+
+def test_the_offer_sound_is_package_data():
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert "*.wav" in data["*"] and (ROOT / "driver_app" / "sounds" / "offer.wav").stat().st_size < 64_000
 
 
 @pytest.mark.parametrize("argv", [["--help"]])

@@ -122,7 +122,9 @@ def close(rgb, expected, tol=6):
 EXPECTED_SCREENS = {"login", "login_offline", "login_busy", "cards", "cards_fullscreen", "cards_offline", "flag_fora_de_servico", "flag_livre", "offer",
                     "ride_accepted", "ride_cancel_reasons", "flag_a_caminho", "meter_bandeira_1", "flag_bandeira_1",
                     "meter_bandeira_2_night", "flag_bandeira_2_night", "meter_ended_offline_night", "payment_pix", "split",
-                    "split_empty", "ranks_visitor_refused"}
+                    "split_empty", "ranks_visitor_refused", "pix_key_current", "pix_key_invalid", "pix_key_saved",
+                    "pix_key_removed", "split_unpaid", "payment_reopened", "payment_reopened_card", "split_after_card",
+                    "flag_not_receiving", "flag_receiving_again", "payment_no_key", "payment_pix_new_key"}
 
 
 def test_every_screen_rendered(shots):
@@ -304,3 +306,51 @@ def test_large_touch_targets_keep_their_colours_at_night(shots):
     offer = shots["offer"]
     assert close(pixel(offer["png"], offer["buttons"]["Aceitar"]), colour_255("livre"))
     assert close(pixel(offer["png"], offer["buttons"]["Recusar"]), colour_255("bandeira_2"))
+
+
+def test_the_pix_key_screen_refuses_an_invalid_key_saves_a_valid_one_used_at_once_and_removes_it(shots):
+    """The key is checked on the phone with the server's own ``taxilaw.pix.check_key`` (same pt-BR words)."""
+    assert "Chave atual: Celular +5532999991234" in shots["pix_key_current"]["texts"]
+    invalid = shots["pix_key_invalid"]
+    assert "CPF inválido: os dígitos verificadores não conferem." in invalid["texts"]
+    assert invalid["saved_key"] == "+5532999991234"  # nothing sent: the key in force stays
+    saved = shots["pix_key_saved"]
+    assert "Chave atual: CPF 52998224725" in saved["texts"] and saved["terms_key"] == "52998224725"  # no new login
+    removed = shots["pix_key_removed"]
+    assert "Nenhuma chave Pix cadastrada." in removed["texts"] and "Remover chave" not in removed["buttons"]
+    assert removed["terms_key"] is None
+    no_key = shots["payment_no_key"]
+    assert any(t.startswith("Sem chave Pix cadastrada") for t in no_key["texts"]) and "Cadastrar chave Pix" in no_key["buttons"]
+    new_key = shots["payment_pix_new_key"]
+    assert new_key["screen"] == "payment" and "Pix para José da Silva Pereira" in new_key["texts"]
+    from taxilaw import pix
+
+    assert pix.parse_fields(pix.parse(new_key["pix"])["26"])["01"] == "+5532988881234"  # the new key, no new login
+
+
+@pytest.mark.article("Art. 1, §3", "Art. 43")
+def test_a_missed_payment_is_recorded_from_the_weeks_rides_and_the_partilha_follows_the_card_payment(shots):
+    unpaid = shots["split_unpaid"]
+    assert unpaid["payable"] == [52, 53] and unpaid["texts"].count("Registrar pagamento") == 2
+    assert "Pagamento: dinheiro" in unpaid["texts"] and "Pagamento: não informado" in unpaid["texts"]
+    assert "Você recebeu: dinheiro R$ 186,40 · Pix R$ 126,20" in unpaid["texts"]
+    reopened = shots["payment_reopened"]
+    assert reopened["screen"] == "payment" and "R$ 23,10" in reopened["texts"]
+    assert {"Dinheiro", "Pix", "Cartão"} <= set(reopened["buttons"])
+    assert "Pagamento: Cartão" in shots["payment_reopened_card"]["texts"]
+    after = shots["split_after_card"]
+    assert after["screen"] == "split" and after["recorded"] == {"53": {"method": "card", "card_machine": "driver"}}
+    assert "Você recebeu: dinheiro R$ 186,40 · Pix R$ 126,20 · cartão R$ 23,10" in after["texts"]
+    assert "Pagamento: cartão" in after["texts"] and after["texts"].count("Registrar pagamento") == 1
+
+
+def test_the_offer_rang_the_bundled_sound_through_the_facade(shots):
+    assert shots["_sound"]["requests"] == 1 and shots["_sound"]["played"] in (0, 1)
+
+
+def test_the_status_screen_says_when_the_central_does_not_count_the_cab_online_and_what_to_do(shots):
+    texts = shots["flag_not_receiving"]["texts"]
+    assert "Central conectada, mas sem receber corridas" in " ".join(texts)
+    assert any(t.startswith("Você não está recebendo corridas") and "feche e abra o aplicativo" in t for t in texts)
+    again = " ".join(shots["flag_receiving_again"]["texts"])
+    assert "Registro na central refeito: você voltou a receber corridas." in again and "sem receber" not in again
