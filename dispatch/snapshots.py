@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from backend.parameters.selectors import current_parameters
 from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import fare_hold_reasons
+from taxilaw import accessibility
 
 from . import give_up, storm_sql, wire
 from .models import Cab, Offer, OfferStatus
@@ -72,6 +73,11 @@ def ride(ride: Ride) -> dict:
         "permit": ride.credentials.get("permit"),
         "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
+    if ride.needs:  # taxilaw.accessibility: what the vehicle must have, and why no cab was found yet
+        body["needs"] = list(ride.needs)
+        body["needs_display"] = accessibility.describe(ride.needs)
+        if ride.escalated and ride.status == RideStatus.REQUESTED:
+            body["needs_unmet"] = accessibility.none_free(ride.needs).render(_)
     deadline = give_up.gives_up_at(ride)
     if deadline is not None:
         body["gives_up_at"] = _dt(deadline)

@@ -104,7 +104,10 @@ RIDE = Shape("ride", {
              # no-show may be recorded (taxilaw.cancellation)
              "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME),
              # 1.5: present while the fare is held for DIMUTRAN's review: not charged, no BR Code, not payable
-             "fare_review": FARE_REVIEW})
+             "fare_review": FARE_REVIEW,
+             # 1.6: what the vehicle must have (taxilaw.accessibility.FEATURES), the same in pt-BR, and, while the
+             # ride waits escalated, why no cab was found (docs/passenger-safety.md)
+             "needs": ListOf(OneOf(("wheelchair_accessible", "child_seat"))), "needs_display": str, "needs_unmet": str})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
 OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn", "cancelled"))
