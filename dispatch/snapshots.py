@@ -14,7 +14,7 @@ from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passe
 from backend.trips.services import fare_hold_reasons
 from taxilaw import accessibility
 
-from . import give_up, storm_sql, wire
+from . import give_up, safety, storm_sql, wire
 from .models import Cab, Offer, OfferStatus
 
 
@@ -161,6 +161,7 @@ def for_operator() -> dict:
     return wire.OPERATOR_SNAPSHOT(
         cabs=[cab(c) for c in cabs],
         rides=[dict(ride(r), offers=_offer_log(r)) for r in rides],
+        sos_alerts=safety.open_alerts(),
     )
 
 

@@ -117,6 +117,10 @@ OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OFFER_STATUSES
                    optional={"passenger": OFFER_PASSENGER, "destination": Nullable(POINT)})  # 1.4
 CAB_POSITION = Shape("cab position", {"id": int, "lat": float, "lon": float, "zone": str})
 REASON = Shape("reason", {"article": str, "code": str, "message": str})
+SOS_POSITION = Shape("sos position", {"source": OneOf(("passenger", "cab")), "lat": float, "lon": float, "at": Nullable(DATETIME)},
+                     optional={"accuracy_m": Nullable(float)})
+SOS = Shape("sos", {"id": int, "ride_id": int, "raised_at": DATETIME, "ride_status": RIDE_STATUSES, "passenger": str,
+                    "passenger_phone": str, "permit": str, "plate": str, "driver": str, "positions": ListOf(SOS_POSITION)})
 
 
 def _check(value, spec, path: str) -> None:
@@ -193,7 +197,8 @@ DRIVER_SNAPSHOT = Frame("snapshot", (DRIVER_ROLE,), {"cab": CAB, "offer": Nullab
 PASSENGER_SNAPSHOT = Frame("snapshot", (PASSENGER_ROLE,), {"passenger": Shape("passenger", {"name": str}), "rides": ListOf(RIDE)},
                            "after `auth`: the passenger's open rides")
 OPERATOR_SNAPSHOT = Frame("snapshot", (OPERATOR_ROLE,), {"cabs": ListOf(CAB), "rides": ListOf(OPERATOR_RIDE)},
-                          "on connection: the connected cabs and the open rides with their offers")
+                          "on connection: the connected cabs and the open rides with their offers; `sos_alerts` (1.6): "
+                          "the passengers' SOS no operator has acknowledged yet", optional={"sos_alerts": ListOf(SOS)})
 OFFER = Frame("offer", (DRIVER_ROLE,), {"offer": OFFER_BODY}, "a ride offered to this cab (answer within `expires_at`)")
 OFFER_CLOSED = Frame("offer_closed", (DRIVER_ROLE,), {"offer_id": int, "status": OneOf(("expired", "withdrawn"))},
                      "the offer is no longer open")
@@ -232,6 +237,9 @@ ASSIGNED = Frame("assigned", (OPERATOR_ROLE,), {"offer_id": int}, "the answer to
 BROADCAST_SENT = Frame("broadcast_sent", (OPERATOR_ROLE,), {}, "the answer to `broadcast`")
 CAB_UPDATE = Frame("cab_update", (OPERATOR_ROLE,), {"cab": CAB}, "a cab connected, disconnected or changed status")
 POSITIONS = Frame("positions", (OPERATOR_ROLE,), {"cabs": ListOf(CAB_POSITION)}, "the cabs that moved, one frame per batch")
+SOS_ALERT = Frame("sos_alert", (OPERATOR_ROLE,), {"alert": SOS},
+                  "a passenger pressed SOS during a ride (`POST /api/rides/<id>/sos/`): the console raises its alarm until "
+                  "an operator acknowledges it (docs/passenger-safety.md)", since="1.6")
 ESCALATION = Frame("escalation", (OPERATOR_ROLE,), {"ride": RIDE}, "no cab may take the ride: the operators must")
 HEALTH = Frame("health", (OPERATOR_ROLE,), {
     "at": DATETIME, "process": str, "cabs_online": int, "process_cabs": int, "tick_lag_s": float, "stall_after_s": float,

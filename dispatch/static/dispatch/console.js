@@ -417,7 +417,7 @@
   var socket = T.liveSocket("/ws/operator/", {
     message: function (msg) {
       switch (msg.type) {
-        case "snapshot": onSnapshot(msg); break;
+        case "snapshot": onSnapshot(msg); (msg.sos_alerts || []).forEach(window.TaxiSos.alert); break;
         case "cab_update": upsertCab(msg.cab); renderCabTable(); renderRides(); break;
         case "positions":
           (msg.cabs || []).forEach(function (p) {
