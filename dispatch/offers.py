@@ -21,7 +21,7 @@ from taxilaw import accessibility
 from taxilaw.geodesy import distance_m
 from zones.gazetteer import AddressError, default_gazetteer
 
-from . import events, snapshots, wire
+from . import events, safety, snapshots, wire
 from .choosing import Choice, choose, vehicle_features
 from .compliance import may_work
 from .errors import DispatchError
@@ -236,6 +236,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             won = Ride.objects.filter(pk=ride.pk, status=RideStatus.OFFERED).update(
                 status=RideStatus.ACCEPTED, cab=cab, permit_id=cab.permit_id, driver_id=cab.driver_id,
                 accepted_at=now, version=F("version") + 1, credentials=snapshots.credentials(cab.permit, cab.driver),
+                boarding_code=safety.new_boarding_code(now),  # the right-cab check (docs/passenger-safety.md)
             )
             if not won:  # cannot happen while the ride's row is locked; kept as the conditional update's guard
                 raise _offer_gone()

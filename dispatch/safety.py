@@ -1,4 +1,8 @@
-"""The passenger's safety during a ride (docs/passenger-safety.md): a link to share it, the SOS to the central.
+"""The passenger's safety during a ride (docs/passenger-safety.md): the right cab, a link to share it, the SOS.
+
+The right cab: when a cab accepts, the ride gets a short random code (``boarding_code_digits``, a dated parameter)
+that the passenger's page shows beside the plate and the driver's app shows to the driver; before getting in, the
+passenger asks the driver to say it. A cab that did not accept the ride cannot know it.
 
 A share link is a random token (``secrets.token_urlsafe(32)``: 256 bits) given once to the passenger; only its
 SHA-256 is stored, so nothing kept on the server can rebuild a link. It shows what a relative needs to find the cab
@@ -25,6 +29,18 @@ from .errors import DispatchError
 from .models import RideShare, SosAlert
 
 TOKEN_BYTES = 32
+
+
+def boarding_code(digits: int) -> str:
+    """A random code of ``digits`` digits (leading zeros kept), or "" when the parameter turns the check off."""
+    return f"{secrets.randbelow(10 ** digits):0{digits}d}" if digits > 0 else ""
+
+
+def new_boarding_code(now) -> str:
+    """The code for a ride a cab accepts now (``boarding_code_digits`` in force today)."""
+    from backend.parameters.selectors import current_parameters
+
+    return boarding_code(int(current_parameters().as_of("boarding_code_digits", timezone.localdate(now))))
 
 
 class ShareRefused(Exception):

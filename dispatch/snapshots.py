@@ -86,6 +86,8 @@ def ride(ride: Ride) -> dict:
         body["fare_review"] = review  # 1.5: a fare held for DIMUTRAN's review is not charged yet
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
+        if ride.boarding_code:  # 1.6: the right-cab check, the same on the passenger's and the driver's screens
+            body["boarding_code"] = ride.boarding_code
         body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None
     return body
 

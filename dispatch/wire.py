@@ -107,7 +107,9 @@ RIDE = Shape("ride", {
              "fare_review": FARE_REVIEW,
              # 1.6: what the vehicle must have (taxilaw.accessibility.FEATURES), the same in pt-BR, and, while the
              # ride waits escalated, why no cab was found (docs/passenger-safety.md)
-             "needs": ListOf(OneOf(("wheelchair_accessible", "child_seat"))), "needs_display": str, "needs_unmet": str})
+             "needs": ListOf(OneOf(("wheelchair_accessible", "child_seat"))), "needs_display": str, "needs_unmet": str,
+             # 1.6: from the accept, the code the passenger's page and the driver's app both show (docs/passenger-safety.md)
+             "boarding_code": str})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
 OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn", "cancelled"))
