@@ -110,6 +110,7 @@ def test_shared_ride_code_and_sos_in_the_browser(platform, browser, drivers):
         assert stored.split()[:2] == [str(ride["id"]), ride["cvi"]["plate"]] and "'passenger'" in stored
         op_page.get_by_role("button", name="Ciente").click()
         expect(alarm).to_be_hidden()
+        assert _acknowledged_by(platform) == world_operator(platform)  # "Ciente" is kept with the alert
 
         # Revoked: the follower's page stops and says why; the link opens a refusal.
         page.get_by_role("button", name="Parar de compartilhar").click()
@@ -144,3 +145,18 @@ async def _connect(port, token, lat, lon):
     await d.recv_until("snapshot")
     await free_at(d, lat, lon)
     return d
+
+
+def world_operator(platform) -> str:
+    return _django(platform, "from django.contrib.sessions.models import Session; from django.contrib.auth import get_user_model\n"
+                             f"s = Session.objects.get(pk='{platform.world['operator']['session']}').get_decoded()\n"
+                             "print(get_user_model().objects.get(pk=s['_auth_user_id']).username)").strip()
+
+
+def _acknowledged_by(platform, within: float = 10.0) -> str:
+    """Who acknowledged the SOS, polled until the console's POST is recorded."""
+    deadline = time.monotonic() + within
+    while True:
+        who = _django(platform, "from dispatch.models import SosAlert; print(SosAlert.objects.get().acknowledged_by)").strip()
+        if who or time.monotonic() > deadline:
+            return who
