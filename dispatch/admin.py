@@ -5,7 +5,7 @@ from backend.trips.admin import RideAdmin
 from backend.trips.models import Ride
 from zones.classify import Zone
 
-from .models import Cab, Offer
+from .models import Cab, Offer, RideShare, SosAlert
 
 
 class OfferInline(admin.TabularInline):
@@ -45,3 +45,34 @@ class CabAdmin(admin.ModelAdmin):
             return Zone(obj.zone).label
         except ValueError:  # no position yet
             return obj.zone or "—"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Kept as written for DIMUTRAN: nobody adds, edits or deletes one here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SosAlert)
+class SosAlertAdmin(ReadOnlyAdmin):
+    """The passengers' SOS (docs/passenger-safety.md): the ride, its cab and driver, the last positions, who saw it."""
+
+    list_display = ("id", "raised_at", "ride", "ride_status", "plate", "permit", "driver_name", "acknowledged_at", "acknowledged_by")
+    list_filter = ("ride_status",)
+    search_fields = ("plate", "permit", "driver_name", "ride__id")
+    date_hierarchy = "raised_at"
+
+
+@admin.register(RideShare)
+class RideShareAdmin(ReadOnlyAdmin):
+    """The rides shared by their passengers: when, and when revoked; the token itself is never kept."""
+
+    list_display = ("id", "ride", "created_at", "revoked_at")
+    exclude = ("token_hash",)

@@ -16,7 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.ranks.models import Rank, RankCheckIn
-from backend.registry.models import Permit, Person
+from backend.registry.models import Permit, Person, Vehicle
+from taxilaw import accessibility
 from taxilaw.geodesy import DEGREE_SCALE_ERROR, SEGMENT_ERROR_M, degree_m, distance_m, segment_distance_m
 from zones import Zone
 
@@ -30,6 +31,9 @@ SEARCH_RADII = (1, 3, 6, MAX_RINGS)  # squares searched in turn after the pickup
 CANDIDATES_PER_OFFER = 8
 POSITION_FRESH = timedelta(minutes=2)
 OUTSIDE = Zone.OUTSIDE.value  # Cab.zone of a cab last seen outside the municipality
+# A ride that asks for an equipped cab (taxilaw.accessibility) waits for one farther than the nearest-cab search reads:
+# there are few such cabs. Beyond this, the operators are asked (the ride escalates with the passenger told why).
+EQUIPPED_REACH_M = 10_000
 
 
 @dataclass
@@ -225,10 +229,45 @@ def _settled(found: list[tuple], wanted: int, bound2: float, per_lat: float) -> 
     return found[wanted - 1][0] < bound_m
 
 
-def choose(lat: float, lon: float, tried: set[int]) -> Choice | None:
-    """The rank queue first, then the nearest free cabs; the first the registry allows now, never one ``tried`` (Art. 66)."""
-    candidates = candidate_order(rank_queue(lat, lon, tried), nearest_free(lat, lon, tried), key=lambda c: c.cab.pk)
-    chosen, decisions = first_allowed(candidates, lambda c: may_work(c.cab))
+def equipped_free(lat: float, lon: float, exclude: set[int], needs: tuple[str, ...],
+                  wanted: int = CANDIDATES_PER_OFFER) -> list[Candidate]:
+    """The ``wanted`` nearest free cabs whose vehicle in service has every one of ``needs``, within EQUIPPED_REACH_M.
+
+    Few cabs are so equipped: they are read by permit (the registry's vehicles), not searched over the grid.
+    """
+    permits = list(Vehicle.objects.filter(in_service=True, **{need: True for need in needs}).values_list("permit_id", flat=True))
+    per_lat, per_lon = degree_m(lat)
+    rows = _free_rows(lat, lon, per_lon / per_lat, "permit_id", permits, exclude, wanted + 2)
+    found = _ranked(lat, lon, [], rows)
+    return [Candidate(_cab(row), d, "nearest") for d, _pk, row in found[:wanted] if d <= EQUIPPED_REACH_M]
+
+
+def vehicle_features(permit_ids: list[int]) -> dict[int, dict[str, bool]]:
+    """Each permit's vehicle in service: its features (taxilaw.accessibility.FEATURES), by permit id."""
+    rows = Vehicle.objects.filter(in_service=True, permit_id__in=permit_ids).values("permit_id", *accessibility.FEATURES)
+    return {row.pop("permit_id"): row for row in rows}
+
+
+def choose(lat: float, lon: float, tried: set[int], needs: tuple[str, ...] = ()) -> Choice | None:
+    """The rank queue first, then the nearest free cabs; the first the registry allows now, never one ``tried`` (Art. 66).
+
+    A ride with ``needs`` (a wheelchair, a child seat) is offered only to a cab whose vehicle has them
+    (``taxilaw.accessibility``): the nearest so equipped, however many nearer cabs are not; the rank queue's
+    cabs without them are passed over, and the audit says why.
+    """
+    needs = accessibility.known_needs(needs)
+    nearest = equipped_free(lat, lon, tried, needs) if needs else nearest_free(lat, lon, tried)
+    candidates = candidate_order(rank_queue(lat, lon, tried), nearest, key=lambda c: c.cab.pk)
+    features = vehicle_features([c.cab.permit_id for c in candidates]) if needs else {}
+
+    def decide(c: Candidate):
+        if needs:
+            equipped = accessibility.equipped_for(needs, features.get(c.cab.permit_id, {}))
+            if not equipped:
+                return equipped
+        return may_work(c.cab)
+
+    chosen, decisions = first_allowed(candidates, decide)
     audit = [c.audit(d.allowed, [r.code for r in d.reasons]) for c, d in zip(candidates, decisions)]
     audit += [c.audit(True, ["not_evaluated"]) for c in candidates[len(decisions):]]
     if chosen is None:
@@ -238,5 +277,6 @@ def choose(lat: float, lon: float, tried: set[int]) -> Choice | None:
         if chosen.source == "rank"
         else _("táxi livre mais próximo (%(m)d m)") % {"m": chosen.distance_m}
     )
+    if needs:
+        reason += " · " + _("veículo %(needs)s") % {"needs": accessibility.describe(needs)}
     return Choice(chosen.cab, reason, audit, chosen.distance_m)
-

@@ -442,7 +442,8 @@ class PassengerConsumer(_Base):
 
     async def on_ride_request(self, data):
         received = time.perf_counter()
-        ride = await offering.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"), passenger=self.passenger)
+        ride = await offering.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"),
+                                  passenger=self.passenger, needs=tuple(data["needs"]))
         metrics.requested(ride, received)
         if hops.PATH:
             for hop, at in zip(("consumer", "worker", "chosen"), (received, *(hops.worker_span.get() or ()))):
@@ -485,6 +486,7 @@ class OperatorConsumer(_Base):
         ride = await offering.run(
             offers.request_ride,
             pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"],
+            needs=tuple(data["needs"]),
         )
         await self.send_json(wire.RIDE_CREATED(ride_id=ride.pk))
 

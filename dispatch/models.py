@@ -110,3 +110,44 @@ class CabConnection(models.Model):
     class Meta:
         verbose_name = _("conexão de táxi")
         verbose_name_plural = _("conexões de táxis")
+
+
+class RideShare(models.Model):
+    """A link a passenger gave someone to follow the ride (docs/passenger-safety.md): ``/acompanhar/<token>/``.
+
+    Only the token's SHA-256 is kept: the database (a backup, a leak) cannot give the links out. Valid while the ride
+    is open and the link not revoked; the page shows the cab, its driver, where it is and the ride's two ends.
+    """
+
+    ride = models.ForeignKey("trips.Ride", on_delete=models.CASCADE, related_name="shares", verbose_name=_("corrida"))
+    token_hash = models.CharField(_("resumo do token (SHA-256)"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("criado em"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revogado em"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("compartilhamento de corrida")
+        verbose_name_plural = _("compartilhamentos de corridas")
+        ordering = ["-created_at"]
+
+
+class SosAlert(models.Model):
+    """A passenger's SOS during a ride: what the central saw then, kept for DIMUTRAN (docs/passenger-safety.md).
+
+    The ride's cab, driver and last positions are copied at the moment of the alert: what the operators acted on.
+    """
+
+    ride = models.ForeignKey("trips.Ride", on_delete=models.PROTECT, related_name="sos_alerts", verbose_name=_("corrida"))
+    raised_at = models.DateTimeField(_("acionado em"), auto_now_add=True)
+    ride_status = models.CharField(_("situação da corrida"), max_length=12)
+    permit = models.CharField(_("permissão"), max_length=20, blank=True)
+    plate = models.CharField(_("placa"), max_length=8, blank=True)
+    driver_name = models.CharField(_("motorista"), max_length=200, blank=True)
+    # [{"source": "passenger" | "cab", "lat", "lon", "at", "accuracy_m"?}], the latest known of each
+    positions = models.JSONField(_("últimas posições"), default=list)
+    acknowledged_at = models.DateTimeField(_("visto pela central em"), null=True, blank=True)
+    acknowledged_by = models.CharField(_("visto por"), max_length=150, blank=True)
+
+    class Meta:
+        verbose_name = _("alerta SOS")
+        verbose_name_plural = _("alertas SOS")
+        ordering = ["-raised_at"]

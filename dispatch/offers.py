@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 
 from backend.ranks.services import ranks as rank_services
 from backend.trips.models import OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
+from taxilaw import accessibility
 from taxilaw.geodesy import distance_m
 from zones.gazetteer import AddressError, default_gazetteer
 
-from . import events, snapshots, wire
-from .choosing import Choice, choose
+from . import events, safety, snapshots, wire
+from .choosing import Choice, choose, vehicle_features
 from .compliance import may_work
 from .errors import DispatchError
 from .models import Cab, CabStatus, Offer, OfferStatus
@@ -41,14 +42,15 @@ def _address(point: dict) -> str:
 
 
 def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Passenger | None = None,
-                 caller_name: str = "", caller_phone: str = "") -> Ride:
+                 caller_name: str = "", caller_phone: str = "", needs: tuple[str, ...] = ()) -> Ride:
     """A new ride, written already offered to the chosen cab (or escalated to operators when none may take it).
 
     The cab is chosen before the transaction: nobody else sees the ride yet, and reading a free cab
     locks nothing either way. The ride and its offer are then written together. A passenger with a
     ride open is refused by ``one_open_ride_per_passenger`` on the write (no query before it, and no
-    race between two connections).
+    race between two connections). ``needs`` (``taxilaw.accessibility``): offered only to cabs so equipped.
     """
+    needs = accessibility.known_needs(needs)
 
     def write(choice: Choice | None) -> Ride:
         now = timezone.now()
@@ -63,6 +65,7 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
             destination_lat=destination["lat"] if destination else None,
             destination_lon=destination["lon"] if destination else None,
             destination_address=_address(destination) if destination else "",
+            needs=list(needs),
             **({"status": RideStatus.OFFERED, "offered_at": now} if choice else {"escalated": True}),
         )
         if choice:
@@ -71,7 +74,7 @@ def request_ride(*, pickup: dict, destination: dict | None = None, passenger: Pa
         return ride
 
     try:
-        return _choose_and_write(pickup["lat"], pickup["lon"], set(), write)
+        return _choose_and_write(pickup["lat"], pickup["lon"], set(), write, needs)
     except IntegrityError:
         if passenger and passenger.rides.filter(status__in=OPEN_RIDE_STATUSES).exists():
             raise DispatchError("ride_open", _("Você já tem uma corrida em andamento.")) from None
@@ -101,7 +104,7 @@ def offer_next(ride_id: int) -> Offer | None:
         announce_ride(ride, escalation=True)
         return None
 
-    return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers}, write)
+    return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers}, write, tuple(ride.needs))
 
 
 @transaction.atomic
@@ -118,17 +121,17 @@ def offer_escalated(ride_id: int) -> Offer | None:
     if any(status == OfferStatus.PENDING for _cab, status in offers):
         return None
     return _choose_and_write(ride.pickup_lat, ride.pickup_lon, {cab_id for cab_id, _status in offers},
-                             lambda choice: _offer_open_ride(ride, choice) if choice else None)
+                             lambda choice: _offer_open_ride(ride, choice) if choice else None, tuple(ride.needs))
 
 
-def _choose_and_write(lat: float, lon: float, tried: set[int], write):
+def _choose_and_write(lat: float, lon: float, tried: set[int], write, needs: tuple[str, ...] = ()):
     """``write(choice)`` in a transaction (a savepoint in the caller's) for the cab chosen, or ``None`` if none may go.
 
     Choosing locks no cab: one that another ride's offer took meanwhile breaks ``one_pending_offer_per_cab``
     on the write; it is left out (added to ``tried``) and the choice made again.
     """
     while True:
-        choice = choose(lat, lon, tried)
+        choice = choose(lat, lon, tried, needs)
         try:
             with transaction.atomic():
                 return write(choice)
@@ -173,6 +176,10 @@ def assign_by_operator(ride_id: int, permit_id: int) -> Offer:
     decision = may_work(cab)
     if not decision:
         raise DispatchError("not_allowed", "; ".join(r.render(_) for r in decision.reasons))
+    if ride.needs:  # the operator too sends a wheelchair ride only to a cab that can take it
+        equipped = accessibility.equipped_for(ride.needs, vehicle_features([cab.permit_id]).get(cab.permit_id, {}))
+        if not equipped:
+            raise DispatchError("not_equipped", "; ".join(r.render(_) for r in equipped.reasons))
     for pending in ride.offers.filter(status=OfferStatus.PENDING):
         close_offer(pending, OfferStatus.WITHDRAWN)
     distance = distance_m(ride.pickup_lat, ride.pickup_lon, cab.lat, cab.lon) if cab.lat is not None else None
@@ -229,6 +236,7 @@ def accept_offer(offer_id: int, cab_id: int) -> Ride:
             won = Ride.objects.filter(pk=ride.pk, status=RideStatus.OFFERED).update(
                 status=RideStatus.ACCEPTED, cab=cab, permit_id=cab.permit_id, driver_id=cab.driver_id,
                 accepted_at=now, version=F("version") + 1, credentials=snapshots.credentials(cab.permit, cab.driver),
+                boarding_code=safety.new_boarding_code(now),  # the right-cab check (docs/passenger-safety.md)
             )
             if not won:  # cannot happen while the ride's row is locked; kept as the conditional update's guard
                 raise _offer_gone()

@@ -16,9 +16,10 @@ from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
 from backend.api.fields import PlaceSerializer as Place
+from taxilaw.accessibility import FEATURES
 from taxilaw.cancellation import CancelReason
 
-VERSION = (1, 5)  # (major, minor): a minor version only adds messages or optional fields
+VERSION = (1, 6)  # (major, minor): a minor version only adds messages or optional fields
 MAX_FRAME_BYTES = 1024 * 1024  # a long trip's trace fits; Daphne itself stops at 2 MiB
 MAX_DEPTH = 8  # the deepest inbound frame is 3 levels (ride_complete: frame, trace, fix); room for optional extras
 # A longer frame is read and checked in the offering worker, off the event loop (dispatch.off_loop): reading 1 MiB of
@@ -99,6 +100,9 @@ class StreetTripComplete(serializers.Serializer):
 class RideRequest(serializers.Serializer):
     pickup = Place()
     destination = Place(required=False, allow_null=True)
+    # 1.6: the vehicle must have these (taxilaw.accessibility): a wheelchair, a child seat
+    needs = serializers.ListField(child=serializers.ChoiceField(choices=list(FEATURES)), required=False, default=list,
+                                  max_length=len(FEATURES))
 
 
 class RideCancel(RideId):

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from backend.parameters.selectors import current_parameters
 from backend.payments import snapshot as payment_snapshot
 from backend.registry.models import Permit, Person
-from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import fare_hold_reasons
+from taxilaw import accessibility
 
-from . import give_up, storm_sql, wire
+from . import give_up, safety, storm_sql, wire
 from .models import Cab, Offer, OfferStatus
 
 
@@ -72,6 +73,11 @@ def ride(ride: Ride) -> dict:
         "permit": ride.credentials.get("permit"),
         "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)
     }
+    if ride.needs:  # taxilaw.accessibility: what the vehicle must have, and why no cab was found yet
+        body["needs"] = list(ride.needs)
+        body["needs_display"] = accessibility.describe(ride.needs)
+        if ride.escalated and ride.status == RideStatus.REQUESTED:
+            body["needs_unmet"] = accessibility.none_free(ride.needs).render(_)
     deadline = give_up.gives_up_at(ride)
     if deadline is not None:
         body["gives_up_at"] = _dt(deadline)
@@ -80,6 +86,8 @@ def ride(ride: Ride) -> dict:
         body["fare_review"] = review  # 1.5: a fare held for DIMUTRAN's review is not charged yet
     if ride.cab_id:
         body.update(cvi=ride.credentials.get("cvi"), driver=ride.credentials.get("driver"))
+        if ride.boarding_code:  # 1.6: the right-cab check, the same on the passenger's and the driver's screens
+            body["boarding_code"] = ride.boarding_code
         body["cab_position"] = {"lat": ride.cab.lat, "lon": ride.cab.lon} if ride.cab.lat is not None else None
     return body
 
@@ -155,6 +163,7 @@ def for_operator() -> dict:
     return wire.OPERATOR_SNAPSHOT(
         cabs=[cab(c) for c in cabs],
         rides=[dict(ride(r), offers=_offer_log(r)) for r in rides],
+        sos_alerts=safety.open_alerts(),
     )
 
 

@@ -1,8 +1,8 @@
-"""Pages of the dispatch: /central/ (operators, staff only) and /passageiro/ (passengers)."""
+"""Pages of the dispatch: /central/ (operators, staff only), /passageiro/ (passengers), /acompanhar/<token>/ (a shared ride)."""
 
 from django.urls import path
 
-from . import views
+from . import safety_views, views
 
 app_name = "dispatch_web"
 
@@ -12,4 +12,7 @@ urlpatterns = [
     path("central/chamadas.json", views.caller_history, name="caller-history"),
     path("pontos/filas.json", views.rank_queues, name="rank-queues"),
     path("passageiro/", views.passenger, name="passenger"),
+    # a ride shared by its passenger (docs/passenger-safety.md): public, read-only, while the ride lasts
+    path("acompanhar/<str:token>/", safety_views.follow_page, name="follow"),
+    path("acompanhar/<str:token>/estado.json", safety_views.follow_state, name="follow-state"),
 ]

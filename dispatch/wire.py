@@ -104,7 +104,12 @@ RIDE = Shape("ride", {
              # no-show may be recorded (taxilaw.cancellation)
              "passenger_phone": str, "arriving_at": Nullable(DATETIME), "no_show_at": Nullable(DATETIME),
              # 1.5: present while the fare is held for DIMUTRAN's review: not charged, no BR Code, not payable
-             "fare_review": FARE_REVIEW})
+             "fare_review": FARE_REVIEW,
+             # 1.6: what the vehicle must have (taxilaw.accessibility.FEATURES), the same in pt-BR, and, while the
+             # ride waits escalated, why no cab was found (docs/passenger-safety.md)
+             "needs": ListOf(OneOf(("wheelchair_accessible", "child_seat"))), "needs_display": str, "needs_unmet": str,
+             # 1.6: from the accept, the code the passenger's page and the driver's app both show (docs/passenger-safety.md)
+             "boarding_code": str})
 OFFER_LOG = Shape("offer_log", {"permit": str, "status": str, "reason": str}, optional={"cancel_reason": str})
 OPERATOR_RIDE = Shape("ride + offers", {**RIDE.fields, "offers": ListOf(OFFER_LOG)}, RIDE.optional)
 OFFER_STATUSES = OneOf(("pending", "accepted", "declined", "expired", "withdrawn", "cancelled"))
@@ -114,6 +119,10 @@ OFFER_BODY = Shape("offer", {"id": int, "ride_id": int, "status": OFFER_STATUSES
                    optional={"passenger": OFFER_PASSENGER, "destination": Nullable(POINT)})  # 1.4
 CAB_POSITION = Shape("cab position", {"id": int, "lat": float, "lon": float, "zone": str})
 REASON = Shape("reason", {"article": str, "code": str, "message": str})
+SOS_POSITION = Shape("sos position", {"source": OneOf(("passenger", "cab")), "lat": float, "lon": float, "at": Nullable(DATETIME)},
+                     optional={"accuracy_m": Nullable(float)})
+SOS = Shape("sos", {"id": int, "ride_id": int, "raised_at": DATETIME, "ride_status": RIDE_STATUSES, "passenger": str,
+                    "passenger_phone": str, "permit": str, "plate": str, "driver": str, "positions": ListOf(SOS_POSITION)})
 
 
 # Complexity kept: one branch per field kind of the wire declaration; a table of checkers would hide the pt-BR messages.
@@ -191,7 +200,8 @@ DRIVER_SNAPSHOT = Frame("snapshot", (DRIVER_ROLE,), {"cab": CAB, "offer": Nullab
 PASSENGER_SNAPSHOT = Frame("snapshot", (PASSENGER_ROLE,), {"passenger": Shape("passenger", {"name": str}), "rides": ListOf(RIDE)},
                            "after `auth`: the passenger's open rides")
 OPERATOR_SNAPSHOT = Frame("snapshot", (OPERATOR_ROLE,), {"cabs": ListOf(CAB), "rides": ListOf(OPERATOR_RIDE)},
-                          "on connection: the connected cabs and the open rides with their offers")
+                          "on connection: the connected cabs and the open rides with their offers; `sos_alerts` (1.6): "
+                          "the passengers' SOS no operator has acknowledged yet", optional={"sos_alerts": ListOf(SOS)})
 OFFER = Frame("offer", (DRIVER_ROLE,), {"offer": OFFER_BODY}, "a ride offered to this cab (answer within `expires_at`)")
 OFFER_CLOSED = Frame("offer_closed", (DRIVER_ROLE,), {"offer_id": int, "status": OneOf(("expired", "withdrawn"))},
                      "the offer is no longer open")
@@ -230,6 +240,9 @@ ASSIGNED = Frame("assigned", (OPERATOR_ROLE,), {"offer_id": int}, "the answer to
 BROADCAST_SENT = Frame("broadcast_sent", (OPERATOR_ROLE,), {}, "the answer to `broadcast`")
 CAB_UPDATE = Frame("cab_update", (OPERATOR_ROLE,), {"cab": CAB}, "a cab connected, disconnected or changed status")
 POSITIONS = Frame("positions", (OPERATOR_ROLE,), {"cabs": ListOf(CAB_POSITION)}, "the cabs that moved, one frame per batch")
+SOS_ALERT = Frame("sos_alert", (OPERATOR_ROLE,), {"alert": SOS},
+                  "a passenger pressed SOS during a ride (`POST /api/rides/<id>/sos/`): the console raises its alarm until "
+                  "an operator acknowledges it (docs/passenger-safety.md)", since="1.6")
 ESCALATION = Frame("escalation", (OPERATOR_ROLE,), {"ride": RIDE}, "no cab may take the ride: the operators must")
 HEALTH = Frame("health", (OPERATOR_ROLE,), {
     "at": DATETIME, "process": str, "cabs_online": int, "process_cabs": int, "tick_lag_s": float, "stall_after_s": float,

@@ -121,7 +121,7 @@ class RideScreen(Screen):
         self.title = r.ride_text.split(" – ")[0] if r.active else "Nenhuma corrida"
         self.pickup = r.pickup.get("address", "")
         self.destination, self.passenger = r.destination_text, r.passenger_text
-        self.waiting = " ".join(t for t in (r.pending_text, r.no_show_text) if t)
+        self.waiting = " ".join(t for t in (r.boarding_code_text, r.pending_text, r.no_show_text) if t)
         self.message = r.message
         box = self.ids.actions
         box.clear_widgets()

@@ -50,7 +50,8 @@ class VehicleInline(admin.TabularInline):
     model = Vehicle
     form = VehicleForm
     extra = 0
-    fields = ("plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "in_service", "in_service_since")
+    fields = ("plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "wheelchair_accessible",
+              "child_seat", "in_service", "in_service_since")
 
 
 class AuxiliaryInline(admin.TabularInline):
@@ -123,8 +124,8 @@ class RenewalAdmin(admin.ModelAdmin):
 @admin.register(Vehicle)
 class VehicleAdmin(admin.ModelAdmin):
     form = VehicleForm
-    list_display = ("plate", "permit", "make", "model", "model_year", "colour", "in_service")
-    list_filter = ("in_service", "model_year")
+    list_display = ("plate", "permit", "make", "model", "model_year", "colour", "wheelchair_accessible", "child_seat", "in_service")
+    list_filter = ("in_service", "wheelchair_accessible", "child_seat", "model_year")
     search_fields = ("plate", "renavam", "permit__number")
 
 

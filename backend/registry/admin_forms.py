@@ -29,7 +29,7 @@ class VehicleForm(forms.ModelForm):
     class Meta:
         model = Vehicle
         fields = ["permit", "plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "owner_count",
-                  "in_service", "in_service_since", "removed_on"]
+                  "wheelchair_accessible", "child_seat", "in_service", "in_service_since", "removed_on"]
 
     def clean(self):
         data = super().clean()

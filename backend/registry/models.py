@@ -164,6 +164,10 @@ class Vehicle(models.Model):
     in_service = models.BooleanField(_("em serviço"), default=True)
     in_service_since = models.DateField(_("em serviço desde"))
     removed_on = models.DateField(_("retirado em"), null=True, blank=True)
+    # What a passenger may ask for (taxilaw.accessibility: Lei 13.146/2015, art. 51): dispatch offers such a ride
+    # only to a cab whose vehicle in service has it.
+    wheelchair_accessible = models.BooleanField(_("acessível para cadeira de rodas"), default=False)
+    child_seat = models.BooleanField(_("cadeirinha infantil"), default=False)
 
     class Meta:
         verbose_name = _("veículo")

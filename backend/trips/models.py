@@ -96,6 +96,10 @@ class Ride(models.Model):
     trace = models.JSONField(_("trajeto (GPS)"), default=list, blank=True)
     # Art. 32: the CVI and the CMT the passenger was shown, recorded when the cab accepted (for complaints and audit).
     credentials = models.JSONField(_("CVI e CMT apresentados (Art. 32)"), default=dict, blank=True)
+    # What the passenger asked the vehicle to have (taxilaw.accessibility.FEATURES): offered only to cabs that have it.
+    needs = models.JSONField(_("necessidades do passageiro (veículo)"), default=list, blank=True)
+    # The right-cab check (docs/passenger-safety.md): shown on the passenger's and the driver's screens from the accept.
+    boarding_code = models.CharField(_("código de embarque"), max_length=8, blank=True)
 
     class Meta:
         db_table = "dispatch_ride"  # created by dispatch before the trips app owned it (trips 0001)

@@ -50,6 +50,7 @@ class RideViewModel(Observable):
         self.destination: dict[str, Any] = {}
         self.passenger: dict[str, Any] = {}  # {name, phone}
         self.no_show_at: Optional[datetime] = None
+        self.boarding_code = ""  # protocol 1.6: the passenger's page shows the same; the driver says it before boarding
         self.online: Optional[bool] = None  # None: no dispatch socket (demo)
         self.receiving: Optional[bool] = None  # whether the central counts the cab online (snapshot, ``presence``)
         self.message = ""
@@ -124,6 +125,7 @@ class RideViewModel(Observable):
         if ride.get("passenger_phone"):
             self.passenger["phone"] = ride["passenger_phone"]
         self.no_show_at = datetime.fromisoformat(ride["no_show_at"]) if ride.get("no_show_at") else None
+        self.boarding_code = ride.get("boarding_code") or self.boarding_code
 
     def _on_ride_updated(self, msg):
         """The server's answer to ``ride_arriving`` / ``ride_on_board`` (protocol 1.2): the ride as it now is."""
@@ -217,7 +219,7 @@ class RideViewModel(Observable):
 
     def _clear(self, message: str) -> None:
         self.ride_id, self.status, self.pickup, self.message, self.pending = None, "", {}, message, ""
-        self.destination, self.passenger, self.no_show_at = {}, {}, None
+        self.destination, self.passenger, self.no_show_at, self.boarding_code = {}, {}, None, ""
 
     # -- display -------------------------------------------------------------------------------
 
@@ -267,6 +269,13 @@ class RideViewModel(Observable):
     @property
     def destination_text(self) -> str:
         return f"Destino: {self.destination['address']}" if self.destination.get("address") else ""
+
+    @property
+    def boarding_code_text(self) -> str:
+        """Until the passenger is on board: the code to say, which the passenger's page shows beside the plate."""
+        if not self.boarding_code or self.status not in ("accepted", "arriving"):
+            return ""
+        return f"Código de embarque: {self.boarding_code}. Diga-o ao passageiro antes que ele entre."
 
     @property
     def pending_text(self) -> str:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from backend.ranks.services.ranks import create_rank
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
-from dispatch import cabs, events, holding, offers, snapshots, storm_sql, wire
+from dispatch import cabs, events, holding, offers, safety, snapshots, storm_sql, wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
 from dispatch.models import Cab, CabConnection
 
@@ -160,10 +160,14 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
         await op.send(type="ride_cancel", ride_id=created["ride_id"], reason="ligou de novo")
         await in_step()
 
-        # the passenger's ride accepted by B, then cancelled by the passenger: B is told
+        # the passenger's ride accepted by B; her SOS (POST /api/rides/<id>/sos/) alarms the operators; then she
+        # cancels it: B is told
         ride = (await pas.ask("ride_update", type="ride_request", pickup={"lat": lat, "lon": lon}))["ride"]
         offer = (await b.until("offer"))["offer"]
         await b.ask("offer_accepted", type="offer_accept", offer_id=offer["id"])
+        await database_sync_to_async(safety.raise_sos)(ride["id"], world["passenger"], {"lat": lat, "lon": lon})
+        assert (await op.until("sos_alert"))["alert"]["ride_id"] == ride["id"]
+        await in_step()
         await pas.send(type="ride_cancel", ride_id=ride["id"], reason="desisti")
         await b.until("ride_cancelled")
         await in_step()

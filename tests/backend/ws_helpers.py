@@ -89,6 +89,8 @@ class Client:
                 state["cabs"][frame["cab"]["id"]] = frame["cab"]
             else:
                 state["cabs"].pop(frame["cab"]["id"], None)
+        elif kind == "sos_alert":  # 1.6: kept until an operator acknowledges it (docs/passenger-safety.md)
+            state["sos_alerts"] = [*state.get("sos_alerts", []), frame["alert"]]
         elif kind == "positions":
             for moved in frame["cabs"]:
                 if moved["id"] in state["cabs"]:
@@ -104,7 +106,8 @@ class Client:
         if self.role == "passenger":
             return shown
         cabs = state["cabs"] if isinstance(state["cabs"], dict) else {c["id"]: c for c in state["cabs"]}
-        return shown, {i: (c["status"], c["lat"], c["lon"], c["zone"]) for i, c in cabs.items()}
+        sos = sorted(a["id"] for a in state.get("sos_alerts", []))
+        return shown, {i: (c["status"], c["lat"], c["lon"], c["zone"]) for i, c in cabs.items()}, sos
 
 
 

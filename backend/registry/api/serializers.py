@@ -51,7 +51,7 @@ class VehicleSerializer(serializers.ModelSerializer):
         model = Vehicle
         fields = [
             "id", "permit", "plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour",
-            "owner_count", "in_service", "in_service_since", "removed_on",
+            "owner_count", "wheelchair_accessible", "child_seat", "in_service", "in_service_since", "removed_on",
         ]
         read_only_fields = ["in_service", "in_service_since", "removed_on"]
 
@@ -67,6 +67,8 @@ class VehicleDataSerializer(serializers.Serializer):
     manufacture_year = serializers.IntegerField(min_value=1950, max_value=2100)
     colour = serializers.CharField(max_length=30)
     owner_count = serializers.IntegerField(min_value=1, max_value=10, default=1)
+    wheelchair_accessible = serializers.BooleanField(default=False)  # taxilaw.accessibility
+    child_seat = serializers.BooleanField(default=False)
 
 
 class VehicleRegisterSerializer(VehicleDataSerializer):

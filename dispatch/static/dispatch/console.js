@@ -324,6 +324,7 @@
         el("h3", {}, ["Corrida nº " + ride.id + " · " + (ride.passenger || "—") + (state.phones[ride.id] ? " · " + T.fmtPhone(state.phones[ride.id]) : "") + " ",
           el("span", { class: "badge rs-" + ride.status, text: T.RIDE_STATUS[ride.status] || ride.status }),
           needsOperator(ride) ? el("span", { class: "badge escalated", text: "nenhum táxi aceitou — atribua" }) : null,
+          ride.needs_display ? el("span", { class: "badge needs", text: "precisa de táxi " + ride.needs_display }) : null,
           ride.gives_up_at ? el("span", { class: "countdown", "data-deadline": ride.gives_up_at, text: countdownText(ride.gives_up_at) }) : null]),
         el("p", { class: "meta" }, [
           "Pedida em " + T.fmtDate(ride.requested_at) + " · embarque: " + (pick.address || (T.fmtCoord(pick.lat) + "; " + T.fmtCoord(pick.lon))),
@@ -416,7 +417,7 @@
   var socket = T.liveSocket("/ws/operator/", {
     message: function (msg) {
       switch (msg.type) {
-        case "snapshot": onSnapshot(msg); break;
+        case "snapshot": onSnapshot(msg); (msg.sos_alerts || []).forEach(window.TaxiSos.alert); break;
         case "cab_update": upsertCab(msg.cab); renderCabTable(); renderRides(); break;
         case "positions":
           (msg.cabs || []).forEach(function (p) {
@@ -433,10 +434,12 @@
           break;
         case "ride_update": upsertRide(msg.ride); break;
         case "health": window.TaxiAlarm.health(msg); break;  // dispatch's pulse: the alarm (ops_alarm.js)
+        case "sos_alert": window.TaxiSos.alert(msg.alert); break;  // a passenger's SOS (console_sos.js)
         case "escalation":
           upsertRide(msg.ride);
           if (!state.alerted[msg.ride.id]) { state.alerted[msg.ride.id] = true; ring(); }
-          notify("Nenhum táxi aceitou a corrida nº " + msg.ride.id + " (" + (msg.ride.passenger || "") + "): atribua manualmente.", "error");
+          notify("Nenhum táxi aceitou a corrida nº " + msg.ride.id + " (" + (msg.ride.passenger || "") + ")" +
+            (msg.ride.needs_display ? ", que precisa de táxi " + msg.ride.needs_display : "") + ": atribua manualmente.", "error");
           break;
         case "ride_created":
           notify("Corrida nº " + msg.ride_id + " criada; procurando táxi.", "ok");
@@ -513,7 +516,8 @@
         });
         return;
       }
-      var frame = { type: "ride_create", caller_name: name, caller_phone: phone, pickup: pickup };
+      var frame = { type: "ride_create", caller_name: name, caller_phone: phone, pickup: pickup,
+        needs: Array.prototype.map.call(document.querySelectorAll("#ride-form input[name=needs]:checked"), function (i) { return i.value; }) };
       if (pts.destination) frame.destination = pts.destination;
       socket.send(frame);
     }).catch(function () { notify("Não foi possível conferir o endereço; tente de novo.", "error"); });

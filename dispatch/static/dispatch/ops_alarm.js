@@ -112,5 +112,5 @@
     if (Object.keys(state.active).some(function (k) { return state.acked[k] !== state.active[k].id; })) beep();
   }, RING_EVERY_MS);
 
-  window.TaxiAlarm = { health: health, state: state };
+  window.TaxiAlarm = { health: health, state: state, raise: raise, clear: clear };  // raise/clear: console_sos.js
 })();

@@ -132,6 +132,7 @@
     if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
     var frame = { type: "ride_request", pickup: pts.pickup };
     if (pts.destination) frame.destination = pts.destination;
+    document.dispatchEvent(new CustomEvent("taxi:request", { detail: frame }));  // passenger_safety.js adds the needs
     if (socket && socket.isOpen()) { socket.send(frame); T.notice(SENT, "info"); return; }
     // Still connecting (the page just opened, or the network blinked): the request goes with the next snapshot.
     pendingRequest = frame;

@@ -85,6 +85,8 @@ class Command(BaseCommand):
             vehicle = vehicles.register_vehicle(
                 permit=permit, on=signed, plate=self._plate(n), renavam=RENAVAM().generate(), make=make, model=model,
                 model_year=model_year, manufacture_year=model_year - random.choice([0, 0, 1]), colour=random.choice(COLOURS),
+                # Lei 13.146/2015, art. 51 asks for a tenth of the fleet accessible (taxilaw.accessibility)
+                wheelchair_accessible=n % 10 == 1, child_seat=n % 4 == 2,
             )
             inspected = max(signed, today - timedelta(days=random.randint(1, 300))) if n != 92 else today - timedelta(days=400)
             inspection = vehicles.record_inspection(vehicle=vehicle, inspected_on=inspected, result=Inspection.Result.PASSED,
