@@ -6,10 +6,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin
 from backend.api_errors import LawViolation
 
 from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
-from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
+from .admin_forms import AuxiliaryAddForm, VehicleAddForm
 from .models import (
     Alvara,
     Auxiliary,
@@ -26,38 +27,28 @@ from .services import permits as permit_services
 from .services import revocation as revocation_services
 
 
-class ProcedureRecordMixin:
-    """Written only by its procedure's services (API or admin actions): shown, never added, edited or deleted here."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class AlvaraInline(ProcedureRecordMixin, admin.TabularInline):
+class AlvaraInline(ReadOnlyRecordMixin, admin.TabularInline):
     """Alvarás are issued by the term's signature and by renewals (Art. 3, §2, Art. 4)."""
 
     model = Alvara
     extra = 0
 
 
-class VehicleInline(admin.TabularInline):
+class VehicleInline(ReadOnlyRecordMixin, admin.TabularInline):
+    """Shown on the permit; a taxi is put in service by the vehicle's add form (its service) and swapped through the
+    API's replacement, which asks Art. 34's justification: an untick here would swap around it."""
+
     model = Vehicle
-    form = VehicleForm
     extra = 0
     fields = ("plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "in_service", "in_service_since")
 
 
-class AuxiliaryInline(admin.TabularInline):
+class AuxiliaryInline(ReadOnlyRecordMixin, admin.TabularInline):
+    """Shown on the permit; authorized through the auxiliary's add form (its service: Art. 48, 49, Art. 1, §6)."""
+
     model = Auxiliary
-    formset = AuxiliaryInlineFormSet
     extra = 0
-    autocomplete_fields = ("person",)
+    fields = ("person", "authorized_on", "status", "cancelled_on", "split_regime")
 
 
 def _run(modeladmin, request, queryset, service, done):
@@ -74,6 +65,8 @@ def _run(modeladmin, request, queryset, service, done):
 
 @admin.register(Person)
 class PersonAdmin(admin.ModelAdmin):
+    plain_data = ("a person's identity, documents and contacts as presented (the same data PUT /api/people/ edits); "
+                  "the acts that depend on them (authorizations, transfers) ask the law in their services")
     list_display = ("full_name", "cpf", "cnh", "phone", "is_autonomous_professional")
     search_fields = ("full_name", "cpf", "cnh")
 
@@ -86,8 +79,10 @@ class PermitAdmin(admin.ModelAdmin):
     list_display = ("number", "holder", "status", "origin", "held_since", "co_owned_grandfathered")
     list_filter = ("status", "origin", "co_owned_grandfathered")
     search_fields = ("number", "holder__full_name", "holder__cpf")
+    # Art. 14: the grandfathered co-ownership is a fact of 1987, not a tick; Art. 34, § único: the tolerance is
+    # DIMUTRAN's act of one or three months through its service, not a typed date.
     readonly_fields = ("number", "holder", "status", "origin", "result_published_on", "term_signed_on", "held_since",
-                       "contest_model_year", "ended_on")
+                       "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until")
     inlines = [AlvaraInline, VehicleInline, AuxiliaryInline]
     actions = ["sign_term_today", "withdraw_today"]
 
@@ -108,29 +103,41 @@ class PermitAdmin(admin.ModelAdmin):
              gettext("desistência registrada."))
 
 
-class RenewalDocumentInline(admin.TabularInline):
+class RenewalDocumentInline(ReadOnlyRecordMixin, admin.TabularInline):
     model = RenewalDocument
     extra = 0
 
 
 @admin.register(Renewal)
-class RenewalAdmin(admin.ModelAdmin):
+class RenewalAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """A renewal is requested and documented through its services (Art. 4, §2-§3: the term, the late fine, the
+    extinction): a request typed here revived a permit past its term."""
+
     list_display = ("permit", "requested_on", "timing", "late_fine_brl", "status")
     list_filter = ("status", "timing")
     inlines = [RenewalDocumentInline]
 
 
 @admin.register(Vehicle)
-class VehicleAdmin(admin.ModelAdmin):
-    form = VehicleForm
+class VehicleAdmin(ServiceRecordAdmin):
+    """A taxi is put in service by ``register_vehicle`` (Art. 1, III, 14, 20 §2, 28), as the API does; afterwards
+    only its description is edited: being in service and its dates change only through the swap (Art. 34)."""
+
+    add_form = VehicleAddForm
+    editable = ("make", "model", "colour")
     list_display = ("plate", "permit", "make", "model", "model_year", "colour", "in_service")
     list_filter = ("in_service", "model_year")
     search_fields = ("plate", "renavam", "permit__number")
 
 
 @admin.register(Auxiliary)
-class AuxiliaryAdmin(admin.ModelAdmin):
-    form = AuxiliaryForm
+class AuxiliaryAdmin(ServiceRecordAdmin):
+    """An auxiliary is authorized by ``authorize_auxiliary`` (Art. 48, 49, 52, Art. 1, §6), as the API does; the
+    status and dates are the services' (a sweep's cancellation, Art. 1, §5, is not undone by a tick); only where
+    the payouts go is edited here."""
+
+    add_form = AuxiliaryAddForm
+    editable = ("pix_receiver",)
     list_display = ("person", "permit", "authorized_on", "status", "split_regime", "contract_auxiliary_percent")
     list_filter = ("status", "split_regime")
     search_fields = ("person__full_name", "permit__number")
@@ -147,13 +154,13 @@ class AuxiliaryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Transfer)
-class TransferAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class TransferAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("permit", "cedent", "transferee", "kind", "requested_on", "fee_brl", "status")
     list_filter = ("status", "kind")
 
 
 @admin.register(RevocationInquiry)
-class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class RevocationInquiryAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Opened, defended and decided only through the inquiry's procedure (Art. 10, §1; Art. 9, V; Art. 27, §2)."""
 
     list_display = ("permit", "ground", "opened_on", "summons", "defence_filed_on", "outcome")
@@ -179,7 +186,7 @@ class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
 
 
 @admin.register(Suspension)
-class SuspensionAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class SuspensionAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """A suspension is only the outcome of an auto, its defence and the decision (Art. 54, b, Art. 60-63)."""
 
     list_display = ("permit", "starts_on", "ends_on", "reason")
