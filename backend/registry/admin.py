@@ -80,9 +80,11 @@ class PermitAdmin(admin.ModelAdmin):
     list_filter = ("status", "origin", "co_owned_grandfathered")
     search_fields = ("number", "holder__full_name", "holder__cpf")
     # Art. 14: the grandfathered co-ownership is a fact of 1987, not a tick; Art. 34, § único: the tolerance is
-    # DIMUTRAN's act of one or three months through its service, not a typed date.
+    # DIMUTRAN's act of one or three months through its service, not a typed date; Art. 11, § único: the court's
+    # final judgment is recorded by the substitution's service.
     readonly_fields = ("number", "holder", "status", "origin", "result_published_on", "term_signed_on", "held_since",
-                       "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until")
+                       "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until",
+                       "judicial_loss_final_on")
     inlines = [AlvaraInline, VehicleInline, AuxiliaryInline]
     actions = ["sign_term_today", "withdraw_today"]
 
@@ -133,11 +135,12 @@ class VehicleAdmin(ServiceRecordAdmin):
 @admin.register(Auxiliary)
 class AuxiliaryAdmin(ServiceRecordAdmin):
     """An auxiliary is authorized by ``authorize_auxiliary`` (Art. 48, 49, 52, Art. 1, §6), as the API does; the
-    status and dates are the services' (a sweep's cancellation, Art. 1, §5, is not undone by a tick); only where
-    the payouts go is edited here."""
+    status and dates are the services' (a sweep's cancellation, Art. 1, §5, is not undone by a tick). A new
+    agreement on the split is edited here, checked on its fields by ``Auxiliary.clean`` (Art. 1, §6)."""
 
     add_form = AuxiliaryAddForm
-    editable = ("pix_receiver",)
+    editable = ("split_regime", "contract_auxiliary_percent", "contract_signed_on", "contract_witness_1",
+                "contract_witness_2", "contract_reference", "ctps_number", "ctps_series", "pix_receiver")
     list_display = ("person", "permit", "authorized_on", "status", "split_regime", "contract_auxiliary_percent")
     list_filter = ("status", "split_regime")
     search_fields = ("person__full_name", "permit__number")

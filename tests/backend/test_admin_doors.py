@@ -88,11 +88,12 @@ def test_the_admin_does_not_reactivate_an_auxiliary_the_sweep_cancelled(admin_cl
     aux = auxiliaries.authorize_auxiliary(permit=working_cab(), person=make_person(), on=today - timedelta(days=200))
     assert aux.pk in auxiliaries.cancel_overdue_auxiliaries(on=today)
     url = f"/admin/registry/auxiliary/{aux.pk}/change/"
-    typed = {"status": "active", "authorized_on": today, "cancelled_on": "", "pix_receiver": "holder", "_save": "Salvar"}
+    typed = {"status": "active", "authorized_on": today, "cancelled_on": "", "cancel_reason": "", "split_regime": "law",
+             "pix_receiver": "holder", "_save": "Salvar"}
     assert admin_client.post(url, typed).status_code == 302
     aux.refresh_from_db()
     assert aux.status == Auxiliary.Status.CANCELLED and aux.authorized_on == today - timedelta(days=200)
-    assert aux.pix_receiver == "holder"  # where the payouts go is the one thing edited here
+    assert aux.pix_receiver == "holder"  # where the payouts go is still edited here
 
 
 @pytest.mark.article("Art. 4, §2", "Art. 4, §3")
