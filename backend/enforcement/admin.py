@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from backend.admin_doors import ReadOnlyRecordMixin
+from backend.admin_doors import ReadOnlyRecordMixin, with_article
 from backend.api_errors import LawViolation
 
 from .display import ride_data_summary
@@ -85,7 +85,7 @@ class AutoDeInfracaoAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
             try:
                 auto_services.deliver_copy(auto=auto, delivered_on=timezone.localdate())
             except LawViolation as refusal:
-                self.message_user(request, f"{auto.number}: " + " ".join(r.render(gettext) for r in refusal.decision.reasons),
+                self.message_user(request, f"{auto.number}: " + " ".join(with_article(r) for r in refusal.decision.reasons),
                                   messages.ERROR)
             else:
                 self.message_user(request, f"{auto.number}: " + gettext("cópia entregue hoje."), messages.SUCCESS)

@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin
+from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin, with_article
 from backend.api_errors import LawViolation
 
 from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
@@ -57,7 +57,7 @@ def _run(modeladmin, request, queryset, service, done):
         try:
             service(permit)
         except LawViolation as refusal:
-            modeladmin.message_user(request, f"{permit.number}: " + " ".join(r.render(gettext) for r in refusal.decision.reasons),
+            modeladmin.message_user(request, f"{permit.number}: " + " ".join(with_article(r) for r in refusal.decision.reasons),
                                     messages.ERROR)
         else:
             modeladmin.message_user(request, f"{permit.number}: {done}", messages.SUCCESS)
@@ -86,7 +86,7 @@ class PermitAdmin(admin.ModelAdmin):
                        "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until",
                        "judicial_loss_final_on")
     inlines = [AlvaraInline, VehicleInline, AuxiliaryInline]
-    actions = ["sign_term_today", "withdraw_today"]
+    actions = ["sign_term_today", "withdraw_today", "request_renewal_today"]
 
     def has_add_permission(self, request):
         return False
@@ -98,6 +98,12 @@ class PermitAdmin(admin.ModelAdmin):
     def sign_term_today(self, request, queryset):
         _run(self, request, queryset, lambda p: permit_services.sign_term(permit=p, signed_on=timezone.localdate()),
              gettext("termo assinado e alvará emitido."))
+
+    @admin.action(description=_("Receber o pedido de renovação hoje (Art. 4); os documentos, depois (Art. 5)"))
+    def request_renewal_today(self, request, queryset):
+        _run(self, request, queryset,
+             lambda p: permit_services.request_renewal(permit=p, requested_on=timezone.localdate(), documents={}),
+             gettext("pedido de renovação recebido."))
 
     @admin.action(description=_("Registrar a desistência hoje (Art. 8)"))
     def withdraw_today(self, request, queryset):

@@ -97,14 +97,20 @@ def test_the_admin_does_not_reactivate_an_auxiliary_the_sweep_cancelled(admin_cl
 
 
 @pytest.mark.article("Art. 4, §2", "Art. 4, §3")
-def test_the_admin_types_no_renewal_request(admin_client, working_cab, today):
-    permit = working_cab()
+def test_the_admin_types_no_renewal_request_and_receives_one_through_the_service(admin_client, working_cab, today):
+    permit, extinct = working_cab(), working_cab()
     add = "/admin/registry/renewal/add/"
     assert admin_client.get(add).status_code == 403
-    admin_client.post(add, {"permit": permit.pk, "requested_on": today, "timing": "on_time", "status": "open",
+    admin_client.post(add, {"permit": extinct.pk, "requested_on": today, "timing": "on_time", "status": "open",
                             "late_fine_brl": "0", "documents-TOTAL_FORMS": 0, "documents-INITIAL_FORMS": 0})
     assert not Renewal.objects.exists()
-    assert admin_client.get("/admin/registry/renewal/").status_code == 200
+    permit.alvaras.update(expires_on=today + timedelta(days=10))  # due now
+    extinct.alvaras.update(expires_on=today - timedelta(days=400))  # long past the extinction term
+    changelist = "/admin/registry/permit/"
+    page = admin_client.post(changelist, {"action": "request_renewal_today", "_selected_action": [permit.pk, extinct.pk]},
+                             follow=True).content.decode()
+    assert re.search(rf"{extinct.number}: [^<]*\(Art\. 4, §3\)", page) and f"{permit.number}: pedido de renovação recebido" in page
+    assert list(Renewal.objects.values_list("permit_id", "requested_on")) == [(permit.pk, today)]
 
 
 def _management(client, url) -> dict:
@@ -156,7 +162,8 @@ def test_the_admin_moves_no_auto_date_back_and_delivers_the_copy_through_the_ser
     admin_client.post(changelist, {"action": "deliver_copy_today", "_selected_action": [auto["id"]]}, follow=True)
     assert AutoDeInfracao.objects.get(pk=auto["id"]).copy_delivered_on == today
     again = admin_client.post(changelist, {"action": "deliver_copy_today", "_selected_action": [auto["id"]]}, follow=True)
-    assert "Art. 62" in again.content.decode()
+    number = AutoDeInfracao.objects.get(pk=auto["id"]).number
+    assert re.search(rf"{re.escape(number)}: [^<]*\(Art\. 62", again.content.decode()), again.content.decode()[-3000:]
     assert AutoDeInfracao.objects.get(pk=auto["id"]).copy_delivered_on == today
 
 
