@@ -1,5 +1,6 @@
 """The Django admin for DIMUTRAN (pt-BR). Life-cycle changes go through the services (admin actions
-or the API); the admin shows the whole registry, edits plain data, and asks the law core on the rest."""
+or the API); the admin shows the whole registry, adds vehicles and auxiliaries through the API's own
+services and edits only plain data (issue #28: one write path per act; docs/doors.md)."""
 
 from django.contrib import admin, messages
 from django.utils import timezone
