@@ -56,16 +56,28 @@ def test_the_admin_vehicle_add_form_is_register_vehicle(admin_client, make_perso
     assert Vehicle.objects.get(permit=permit).in_service_since == today  # the service's date, not a typed one
 
 
-@pytest.mark.article("Art. 34, § único", "Art. 14")
-def test_the_admin_types_no_vehicle_tolerance_and_ticks_no_co_ownership(admin_client, working_cab):
-    permit = working_cab()
+def _permit_typed(admin_client, permit, field, value):
+    """POST the permit's change form as staff would, with ``field`` typed; the form itself is accepted."""
     url = f"/admin/registry/permit/{permit.pk}/change/"
-    page = admin_client.get(url).content.decode()
-    assert 'name="vehicle_tolerance_until"' not in page and 'name="co_owned_grandfathered"' not in page
-    typed = {**_inline_management(permit), "vehicle_tolerance_until": "2030-12-31", "co_owned_grandfathered": "on"}
-    assert admin_client.post(url, typed).status_code == 302  # the form is accepted: nothing in it decides the law
+    assert f'name="{field}"' not in admin_client.get(url).content.decode()
+    assert admin_client.post(url, {**_inline_management(permit), field: value}).status_code == 302
     permit.refresh_from_db()
-    assert permit.vehicle_tolerance_until is None and not permit.co_owned_grandfathered
+    return permit
+
+
+@pytest.mark.article("Art. 34, § único")
+def test_the_admin_types_no_vehicle_tolerance_on_the_permit(admin_client, working_cab):
+    assert _permit_typed(admin_client, working_cab(), "vehicle_tolerance_until", "2030-12-31").vehicle_tolerance_until is None
+
+
+@pytest.mark.article("Art. 14")
+def test_the_admin_ticks_no_co_ownership_before_the_law(admin_client, working_cab):
+    assert not _permit_typed(admin_client, working_cab(), "co_owned_grandfathered", "on").co_owned_grandfathered
+
+
+@pytest.mark.article("Art. 11, § único")
+def test_the_admin_types_no_final_judgment_of_a_judicial_loss(admin_client, working_cab, today):
+    assert _permit_typed(admin_client, working_cab(), "judicial_loss_final_on", today).judicial_loss_final_on is None
 
 
 @pytest.mark.article("Art. 49", "Art. 48")
