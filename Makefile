@@ -12,7 +12,7 @@ DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size
 # Debian packages the tests need: a virtual screen and Mesa for the Kivy screenshots, Chromium for the console.
 SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium poppler-utils
 
-.PHONY: run test deploy-check install system-deps law-table messages clean
+.PHONY: run test deploy-check install system-deps law-table doors-table messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ deploy-check: install
 ## Regenerates docs/law-table.md from the law core's docstrings and the tests' article markers.
 law-table: install
 	$(BIN)/python tools/law_table.py > docs/law-table.md
+
+## Regenerates docs/doors.md: every admin model and API write with the service behind it (issue #28).
+doors-table: install
+	$(BIN)/python tools/doors_table.py > docs/doors.md
 
 ## Compiles the translation catalogues (needs GNU gettext's msgfmt).
 messages: install

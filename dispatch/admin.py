@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ReadOnlyRecordMixin
 from backend.trips.admin import RideAdmin
 from backend.trips.models import Ride
 from zones.classify import Zone
@@ -26,8 +27,9 @@ class DispatchedRideAdmin(RideAdmin):
 
 
 @admin.register(Offer)
-class OfferAdmin(admin.ModelAdmin):
-    """The audit of every offer: candidates, distances, queue positions and the reason for the choice."""
+class OfferAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """The audit of every offer: candidates, distances, queue positions and the reason for the choice (written by
+    the dispatcher only)."""
 
     list_display = ("id", "ride", "cab", "status", "created_at", "reason")
     list_filter = ("status",)
@@ -35,7 +37,9 @@ class OfferAdmin(admin.ModelAdmin):
 
 
 @admin.register(Cab)
-class CabAdmin(admin.ModelAdmin):
+class CabAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """The dispatcher's live state of each cab (status, position, zone): written by the phone's socket only."""
+
     list_display = ("permit", "driver", "status", "online", "zone_label", "position_at")
     list_filter = ("status", "online", "zone")
 

@@ -2,12 +2,14 @@
 catalogue, and registers an appeal's judgment (upheld, granted, granted in part) through the same service."""
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ReadOnlyRecordMixin, with_article
 from backend.api_errors import LawViolation
 from backend.parameters.admin import AppendOnlyAdmin
 
@@ -24,6 +26,7 @@ from .models import (
     PenaltyReduction,
 )
 from .services import appeals as appeal_services
+from .services import autos as auto_services
 from .services import catalogue as catalogue_services
 
 
@@ -69,7 +72,7 @@ class InfractionTypeAdmin(AppendOnlyAdmin):
         obj.pk, obj._state.adding, obj._state.db = created.pk, False, created._state.db
 
 
-class DefenceInline(admin.StackedInline):
+class DefenceInline(ReadOnlyRecordMixin, admin.StackedInline):
     model = Defence
     extra = 0
     can_delete = False
@@ -94,21 +97,38 @@ class AppealInline(admin.TabularInline):
 
 
 @admin.register(AutoDeInfracao)
-class AutoDeInfracaoAdmin(admin.ModelAdmin):
+class AutoDeInfracaoAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """An auto is issued, its copy delivered and its defence filed through the services (Art. 60-63): the dates
+    start the terms (Art. 63, §1-§3), so a date typed back here would decide early or refuse an appeal on time."""
+
     list_display = ("number_display", "person", "permit", "committed_on", "origin", "status", "copy_delivered_on", "recorded_on")
     list_filter = ("status", "origin", "year")
     search_fields = ("person__full_name", "person__cpf", "permit__number", "observation")
     readonly_fields = ("year", "sequence", "origin", "complaint", "status", "recorded_on")
-    filter_horizontal = ("infractions",)
     inlines = [DefenceInline]
+    actions = ["deliver_copy_today"]
 
     @admin.display(description=_("número"), ordering="sequence")
     def number_display(self, obj):
         return obj.number
 
+    @admin.action(description=_("Registrar a entrega da cópia ao infrator hoje (Art. 62)"))
+    def deliver_copy_today(self, request, queryset):
+        for auto in queryset:
+            try:
+                auto_services.deliver_copy(auto=auto, delivered_on=timezone.localdate())
+            except LawViolation as refusal:
+                self.message_user(request, f"{auto.number}: " + " ".join(with_article(r) for r in refusal.decision.reasons),
+                                  messages.ERROR)
+            else:
+                self.message_user(request, f"{auto.number}: " + gettext("cópia entregue hoje."), messages.SUCCESS)
+
 
 @admin.register(PenaltyDecision)
-class PenaltyDecisionAdmin(admin.ModelAdmin):
+class PenaltyDecisionAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """A decision is taken and notified only by its services (Art. 63, §1-§2: the dates decide the terms); an add
+    form here crashed on the missing auto and a typed notification date would move the appeal's term."""
+
     list_display = ("auto", "decided_on", "status", "total_fine", "duty_persists", "notified_on")
     list_filter = ("status",)
     readonly_fields = ("auto", "total_fine", "duty_persists", "status", "articles")
@@ -200,6 +220,7 @@ class AppealAdmin(admin.ModelAdmin):
     """Appeals are filed through the API (deposit, terms: Art. 63, §3, §5); here COMUTRAM's / the Mayor's judgment is registered."""
 
     form = AppealJudgmentForm
+    service_of_record = "backend.enforcement.services.appeals.judge_appeal"
     list_display = ("decision", "instance", "filed_on", "result", "judged_on", "judgment_notified_on")
     list_filter = ("instance", "result")
     fields = (
@@ -244,13 +265,17 @@ class AppealAdmin(admin.ModelAdmin):
 
 
 @admin.register(FinePayment)
-class FinePaymentAdmin(admin.ModelAdmin):
+class FinePaymentAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """Fines are paid through ``pay_fine`` (the amount and its date are the penalty's)."""
+
     list_display = ("penalty", "kind", "paid_on", "amount", "receipt", "refunded_on")
     list_filter = ("kind",)
 
 
 @admin.register(Complaint)
-class ComplaintAdmin(admin.ModelAdmin):
+class ComplaintAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """Filed by the passenger and triaged through ``triage_complaint`` (Art. 60), which may issue the auto."""
+
     list_display = ("id", "passenger", "ride", "filed_at", "status", "triaged_on")
     list_filter = ("status",)
     readonly_fields = ("passenger", "ride", "ride_summary", "filed_at")

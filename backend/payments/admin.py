@@ -5,6 +5,7 @@ from .models import PixKey, RidePayment
 
 @admin.register(PixKey)
 class PixKeyAdmin(admin.ModelAdmin):
+    plain_data = "where a person receives payouts (docs/payments.md); no rule of the law reads it"
     list_display = ("person", "kind", "key", "updated_at")
     list_filter = ("kind",)
     search_fields = ("person__full_name", "key")

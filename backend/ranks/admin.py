@@ -1,10 +1,12 @@
-"""The Django admin for DIMUTRAN (pt-BR). Rule-checked writes go through the API's services;
-the admin shows everything and edits plain data."""
+"""The Django admin for DIMUTRAN (pt-BR). Rule-checked writes go through the API's services (issue #28: one
+write path per act): ranks are located by ``create_rank``; designations, check-ins, swaps, contests and their
+commissions are the procedures' records, shown read-only here."""
 
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ReadOnlyRecordMixin, ServiceAddForm, ServiceRecordAdmin
 from backend.api_errors import LawViolation
 
 from .models import (
@@ -25,36 +27,50 @@ from .services import ranks as rank_services
 
 
 @admin.register(CentralZone)
-class CentralZoneAdmin(admin.ModelAdmin):
+class CentralZoneAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """Uploaded through ``upload_central_zone`` (the API), which validates it and re-zones the ranks (Art. 24)."""
+
     list_display = ("effective_from", "source", "uploaded_at")
     readonly_fields = ("uploaded_at",)
 
 
-class RankAssignmentInline(admin.TabularInline):
+class RankAssignmentInline(ReadOnlyRecordMixin, admin.TabularInline):
     model = RankAssignment
     extra = 0
-    autocomplete_fields = ("permit",)
+
+
+class RankAddForm(ServiceAddForm):
+    """Locate a rank in Muriaé (Art. 23); its zone is computed from the central zone in force (Art. 24, 25)."""
+
+    service_of_record = "backend.ranks.services.ranks.create_rank"
+
+    class Meta:
+        model = Rank
+        fields = ["name", "lon", "lat", "category", "temporary", "opens_on", "closes_on"]
 
 
 @admin.register(Rank)
-class RankAdmin(admin.ModelAdmin):
+class RankAdmin(ServiceRecordAdmin):
+    """Located by ``create_rank`` and moved only through the API's ``update_rank`` (the zone follows the place,
+    Art. 24, 27); here only the name is edited."""
+
+    add_form = RankAddForm
+    editable = ("name",)
     list_display = ("name", "category", "zone", "temporary", "opens_on", "closes_on", "active")
     list_filter = ("category", "zone", "temporary", "active")
     search_fields = ("name",)
-    readonly_fields = ("zone", "created_at")
     inlines = [RankAssignmentInline]
 
 
 @admin.register(RankAssignment)
-class RankAssignmentAdmin(admin.ModelAdmin):
+class RankAssignmentAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("permit", "rank", "since", "ended_on")
     list_filter = ("rank",)
     search_fields = ("permit__number", "rank__name")
-    autocomplete_fields = ("permit", "rank")
 
 
 @admin.register(RankCheckIn)
-class RankCheckInAdmin(admin.ModelAdmin):
+class RankCheckInAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("permit", "rank", "visitor", "checked_in_at", "checked_out_at")
     list_filter = ("rank", "visitor")
     search_fields = ("permit__number",)
@@ -62,29 +78,32 @@ class RankCheckInAdmin(admin.ModelAdmin):
 
 
 @admin.register(RankObservation)
-class RankObservationAdmin(admin.ModelAdmin):
+class RankObservationAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("rank", "start", "end", "empty")
     list_filter = ("rank", "empty")
 
 
 @admin.register(SwapRequest)
-class SwapRequestAdmin(admin.ModelAdmin):
+class SwapRequestAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("permit_a", "rank_a", "permit_b", "rank_b", "requested_on", "status", "decided_on")
     list_filter = ("status",)
 
 
-class ContestRankInline(admin.TabularInline):
+class ContestRankInline(ReadOnlyRecordMixin, admin.TabularInline):
     model = ContestRank
     extra = 0
 
 
-class CommissionMemberInline(admin.TabularInline):
+class CommissionMemberInline(ReadOnlyRecordMixin, admin.TabularInline):
     model = CommissionMember
     extra = 0
 
 
 @admin.register(Contest)
-class ContestAdmin(admin.ModelAdmin):
+class ContestAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """A contest is published, registered, classified and decided through its services (Art. 15-21, 41): its
+    publications, date, commission and vacancies are checked there, never typed here."""
+
     list_display = ("title", "contest_date", "promotion", "status", "result_published_on")
     list_filter = ("status", "promotion")
     search_fields = ("title",)
@@ -92,18 +111,18 @@ class ContestAdmin(admin.ModelAdmin):
 
 
 @admin.register(ContestRank)
-class ContestRankAdmin(admin.ModelAdmin):
+class ContestRankAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("contest", "rank", "permits", "order")
 
 
 @admin.register(CommissionMember)
-class CommissionMemberAdmin(admin.ModelAdmin):
+class CommissionMemberAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("contest", "name", "body")
     list_filter = ("body",)
 
 
 @admin.register(Candidate)
-class CandidateAdmin(admin.ModelAdmin):
+class CandidateAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("person", "contest", "position", "total_points", "allocated_rank", "excluded", "needs_draw")
     list_filter = ("contest", "excluded")
     search_fields = ("person__full_name", "person__cpf")
@@ -112,27 +131,20 @@ class CandidateAdmin(admin.ModelAdmin):
 
 
 @admin.register(ContestDraw)
-class ContestDrawAdmin(admin.ModelAdmin):
+class ContestDrawAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Draws are recorded through the API (they re-order and re-allocate); here they are read."""
 
     list_display = ("contest", "drawn_on", "minutes_reference", "recorded_at")
     list_filter = ("contest",)
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(AbsenceJustification)
-class AbsenceJustificationAdmin(admin.ModelAdmin):
+class AbsenceJustificationAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Force majeure for absences from the rank (Art. 9, V): DIMUTRAN accepts or refuses."""
 
     list_display = ("permit", "start", "end", "status", "decided_on")
     list_filter = ("status",)
     search_fields = ("permit__number", "permit__holder__full_name")
-    autocomplete_fields = ("permit",)
     readonly_fields = ("status", "decided_on", "filed_at")
     actions = ["accept", "refuse"]
 

@@ -1,15 +1,17 @@
 """The Django admin for DIMUTRAN (pt-BR). Life-cycle changes go through the services (admin actions
-or the API); the admin shows the whole registry, edits plain data, and asks the law core on the rest."""
+or the API); the admin shows the whole registry, adds vehicles and auxiliaries through the API's own
+services and edits only plain data (issue #28: one write path per act; docs/doors.md)."""
 
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin, with_article
 from backend.api_errors import LawViolation
 
 from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
-from .admin_forms import AuxiliaryForm, AuxiliaryInlineFormSet, VehicleForm
+from .admin_forms import AuxiliaryAddForm, VehicleAddForm
 from .models import (
     Alvara,
     Auxiliary,
@@ -26,39 +28,29 @@ from .services import permits as permit_services
 from .services import revocation as revocation_services
 
 
-class ProcedureRecordMixin:
-    """Written only by its procedure's services (API or admin actions): shown, never added, edited or deleted here."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class AlvaraInline(ProcedureRecordMixin, admin.TabularInline):
+class AlvaraInline(ReadOnlyRecordMixin, admin.TabularInline):
     """Alvarás are issued by the term's signature and by renewals (Art. 3, §2, Art. 4)."""
 
     model = Alvara
     extra = 0
 
 
-class VehicleInline(admin.TabularInline):
+class VehicleInline(ReadOnlyRecordMixin, admin.TabularInline):
+    """Shown on the permit; a taxi is put in service by the vehicle's add form (its service) and swapped through the
+    API's replacement, which asks Art. 34's justification: an untick here would swap around it."""
+
     model = Vehicle
-    form = VehicleForm
     extra = 0
     fields = ("plate", "renavam", "make", "model", "model_year", "manufacture_year", "colour", "wheelchair_accessible",
               "child_seat", "in_service", "in_service_since")
 
 
-class AuxiliaryInline(admin.TabularInline):
+class AuxiliaryInline(ReadOnlyRecordMixin, admin.TabularInline):
+    """Shown on the permit; authorized through the auxiliary's add form (its service: Art. 48, 49, Art. 1, §6)."""
+
     model = Auxiliary
-    formset = AuxiliaryInlineFormSet
     extra = 0
-    autocomplete_fields = ("person",)
+    fields = ("person", "authorized_on", "status", "cancelled_on", "split_regime")
 
 
 def _run(modeladmin, request, queryset, service, done):
@@ -67,7 +59,7 @@ def _run(modeladmin, request, queryset, service, done):
         try:
             service(permit)
         except LawViolation as refusal:
-            modeladmin.message_user(request, f"{permit.number}: " + " ".join(r.render(gettext) for r in refusal.decision.reasons),
+            modeladmin.message_user(request, f"{permit.number}: " + " ".join(with_article(r) for r in refusal.decision.reasons),
                                     messages.ERROR)
         else:
             modeladmin.message_user(request, f"{permit.number}: {done}", messages.SUCCESS)
@@ -75,6 +67,8 @@ def _run(modeladmin, request, queryset, service, done):
 
 @admin.register(Person)
 class PersonAdmin(admin.ModelAdmin):
+    plain_data = ("a person's identity, documents and contacts as presented (the same data PUT /api/people/ edits); "
+                  "the acts that depend on them (authorizations, transfers) ask the law in their services")
     list_display = ("full_name", "cpf", "cnh", "phone", "is_autonomous_professional")
     search_fields = ("full_name", "cpf", "cnh")
 
@@ -87,10 +81,14 @@ class PermitAdmin(admin.ModelAdmin):
     list_display = ("number", "holder", "status", "origin", "held_since", "co_owned_grandfathered")
     list_filter = ("status", "origin", "co_owned_grandfathered")
     search_fields = ("number", "holder__full_name", "holder__cpf")
+    # Art. 14: the grandfathered co-ownership is a fact of 1987, not a tick; Art. 34, § único: the tolerance is
+    # DIMUTRAN's act of one or three months through its service, not a typed date; Art. 11, § único: the court's
+    # final judgment is recorded by the substitution's service.
     readonly_fields = ("number", "holder", "status", "origin", "result_published_on", "term_signed_on", "held_since",
-                       "contest_model_year", "ended_on")
+                       "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until",
+                       "judicial_loss_final_on")
     inlines = [AlvaraInline, VehicleInline, AuxiliaryInline]
-    actions = ["sign_term_today", "withdraw_today"]
+    actions = ["sign_term_today", "withdraw_today", "request_renewal_today"]
 
     def has_add_permission(self, request):
         return False
@@ -103,35 +101,54 @@ class PermitAdmin(admin.ModelAdmin):
         _run(self, request, queryset, lambda p: permit_services.sign_term(permit=p, signed_on=timezone.localdate()),
              gettext("termo assinado e alvará emitido."))
 
+    @admin.action(description=_("Receber o pedido de renovação hoje (Art. 4); os documentos, depois (Art. 5)"))
+    def request_renewal_today(self, request, queryset):
+        _run(self, request, queryset,
+             lambda p: permit_services.request_renewal(permit=p, requested_on=timezone.localdate(), documents={}),
+             gettext("pedido de renovação recebido."))
+
     @admin.action(description=_("Registrar a desistência hoje (Art. 8)"))
     def withdraw_today(self, request, queryset):
         _run(self, request, queryset, lambda p: permit_services.withdraw(permit=p, on=timezone.localdate()),
              gettext("desistência registrada."))
 
 
-class RenewalDocumentInline(admin.TabularInline):
+class RenewalDocumentInline(ReadOnlyRecordMixin, admin.TabularInline):
     model = RenewalDocument
     extra = 0
 
 
 @admin.register(Renewal)
-class RenewalAdmin(admin.ModelAdmin):
+class RenewalAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """A renewal is requested and documented through its services (Art. 4, §2-§3: the term, the late fine, the
+    extinction): a request typed here revived a permit past its term."""
+
     list_display = ("permit", "requested_on", "timing", "late_fine_brl", "status")
     list_filter = ("status", "timing")
     inlines = [RenewalDocumentInline]
 
 
 @admin.register(Vehicle)
-class VehicleAdmin(admin.ModelAdmin):
-    form = VehicleForm
+class VehicleAdmin(ServiceRecordAdmin):
+    """A taxi is put in service by ``register_vehicle`` (Art. 1, III, 14, 20 §2, 28), as the API does; afterwards
+    only its description is edited: being in service and its dates change only through the swap (Art. 34)."""
+
+    add_form = VehicleAddForm
+    editable = ("make", "model", "colour", "wheelchair_accessible", "child_seat")
     list_display = ("plate", "permit", "make", "model", "model_year", "colour", "wheelchair_accessible", "child_seat", "in_service")
     list_filter = ("in_service", "wheelchair_accessible", "child_seat", "model_year")
     search_fields = ("plate", "renavam", "permit__number")
 
 
 @admin.register(Auxiliary)
-class AuxiliaryAdmin(admin.ModelAdmin):
-    form = AuxiliaryForm
+class AuxiliaryAdmin(ServiceRecordAdmin):
+    """An auxiliary is authorized by ``authorize_auxiliary`` (Art. 48, 49, 52, Art. 1, §6), as the API does; the
+    status and dates are the services' (a sweep's cancellation, Art. 1, §5, is not undone by a tick). A new
+    agreement on the split is edited here, checked on its fields by ``Auxiliary.clean`` (Art. 1, §6)."""
+
+    add_form = AuxiliaryAddForm
+    editable = ("split_regime", "contract_auxiliary_percent", "contract_signed_on", "contract_witness_1",
+                "contract_witness_2", "contract_reference", "ctps_number", "ctps_series", "pix_receiver")
     list_display = ("person", "permit", "authorized_on", "status", "split_regime", "contract_auxiliary_percent")
     list_filter = ("status", "split_regime")
     search_fields = ("person__full_name", "permit__number")
@@ -148,13 +165,13 @@ class AuxiliaryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Transfer)
-class TransferAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class TransferAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_display = ("permit", "cedent", "transferee", "kind", "requested_on", "fee_brl", "status")
     list_filter = ("status", "kind")
 
 
 @admin.register(RevocationInquiry)
-class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class RevocationInquiryAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Opened, defended and decided only through the inquiry's procedure (Art. 10, §1; Art. 9, V; Art. 27, §2)."""
 
     list_display = ("permit", "ground", "opened_on", "summons", "defence_filed_on", "outcome")
@@ -180,7 +197,7 @@ class RevocationInquiryAdmin(ProcedureRecordMixin, admin.ModelAdmin):
 
 
 @admin.register(Suspension)
-class SuspensionAdmin(ProcedureRecordMixin, admin.ModelAdmin):
+class SuspensionAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """A suspension is only the outcome of an auto, its defence and the decision (Art. 54, b, Art. 60-63)."""
 
     list_display = ("permit", "starts_on", "ends_on", "reason")

@@ -3,73 +3,15 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from backend.api_errors import LawViolation
+from backend.admin_doors import ServiceAddForm, ServiceRecordAdmin
 
 from .models import Cmt, Inspection, SocialSecurityProof
-from .services import auxiliaries as auxiliary_services
 from .services import vehicles as vehicle_services
-
-
-class _DryRun(Exception):
-    """Undoes a service's writes once it accepted the data: the form only asks."""
-
-
-class ServiceAddForm(forms.ModelForm):
-    """An add form whose data the record's service checks, in a savepoint that is rolled back; the admin's
-    ``save_model`` then calls the service for real."""
-
-    def service(self, **data):  # pragma: no cover - each form names its service
-        raise NotImplementedError
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        try:
-            with transaction.atomic():
-                self.service(**{k: data[k] for k in self.Meta.fields if k in data})
-                raise _DryRun
-        except _DryRun:
-            pass
-        except LawViolation as refusal:
-            field = refusal.field if refusal.field in self.fields else None
-            raise ValidationError({field: [r.render(gettext) for r in refusal.decision.reasons]}) from None
-        return data
-
-
-class ServiceRecordAdmin(admin.ModelAdmin):
-    """Added through ``add_form``'s service; on change only ``editable`` fields (plain data) may be edited; never deleted."""
-
-    add_form: type[ServiceAddForm]
-    editable: tuple[str, ...] = ()
-
-    def get_form(self, request, obj=None, **kwargs):
-        if obj is None:
-            kwargs["form"] = self.add_form
-            kwargs["fields"] = self.add_form.Meta.fields
-        return super().get_form(request, obj, **kwargs)
-
-    def get_readonly_fields(self, request, obj=None):
-        if obj is None:
-            return ()
-        return tuple(f.name for f in self.model._meta.fields if f.name not in ("id", *self.editable))
-
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-        else:
-            form.instance = form.service(**{k: form.cleaned_data[k] for k in form.Meta.fields if k in form.cleaned_data})
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class InspectionAddForm(ServiceAddForm):
@@ -77,8 +19,7 @@ class InspectionAddForm(ServiceAddForm):
         model = Inspection
         fields = ["vehicle", "kind", "inspected_on", "result", "seal_number", "notes", "checklist", "documents"]
 
-    def service(self, **data):
-        return vehicle_services.record_inspection(**data)
+    service_of_record = "backend.registry.services.vehicles.record_inspection"
 
 
 @admin.register(Inspection)
@@ -105,8 +46,7 @@ class CmtAddForm(ServiceAddForm):
         model = Cmt
         fields = ["person", "number", "issued_on", "expires_on"]
 
-    def service(self, **data):
-        return auxiliary_services.issue_cmt(**data)
+    service_of_record = "backend.registry.services.auxiliaries.issue_cmt"
 
 
 @admin.register(Cmt)
@@ -123,8 +63,7 @@ class SocialSecurityProofAddForm(ServiceAddForm):
         model = SocialSecurityProof
         fields = ["auxiliary", "quarter_end", "presented_on"]
 
-    def service(self, **data):
-        return auxiliary_services.record_social_security_proof(**data)
+    service_of_record = "backend.registry.services.auxiliaries.record_social_security_proof"
 
 
 @admin.register(SocialSecurityProof)

@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from backend.admin_doors import ServiceAddForm, ServiceRecordAdmin
 from backend.api_errors import LawViolation, require
 
 from . import selectors, services
@@ -49,6 +50,7 @@ class TariffDecreeForm(forms.ModelForm):
 
 @admin.register(TariffDecree)
 class TariffDecreeAdmin(admin.ModelAdmin):
+    service_of_record = "backend.tariffs.services.decree_tariff"  # amend_tariff and revoke_tariff before it is in force
     form = TariffDecreeForm
     list_display = ("effective_from", "decree", "bandeirada_brl", "km_b1_brl", "km_b2_brl", "hour_brl", "in_force", "review_due_on")
     date_hierarchy = "effective_from"
@@ -114,24 +116,21 @@ class TariffDecreeAdmin(admin.ModelAdmin):
         return super().changelist_view(request, extra_context)
 
 
-class CorrectionTableForm(forms.ModelForm):
+class CorrectionTableAddForm(ServiceAddForm):
+    """The Mayor's authorization registered by the API's service (Art. 45, §3-§4)."""
+
+    service_of_record = "backend.tariffs.services.authorize_correction_table"
+
     class Meta:
         model = CorrectionTable
-        fields = services.CORRECTION_FIELDS
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        decision = services.check_correction_table(data)
-        if not decision.allowed:
-            raise ValidationError([f"{r.render(gettext)} ({r.article})" for r in decision.reasons])
-        return data
+        fields = list(services.CORRECTION_FIELDS)
 
 
 @admin.register(CorrectionTable)
-class CorrectionTableAdmin(admin.ModelAdmin):
-    form = CorrectionTableForm
+class CorrectionTableAdmin(ServiceRecordAdmin):
+    """Registered through ``authorize_correction_table``; an authorized table is a dated act, never edited."""
+
+    add_form = CorrectionTableAddForm
     list_display = ("tariff", "factor", "authorization", "authorized_on", "valid_from", "valid_until")
     list_filter = ("tariff",)
 
@@ -151,6 +150,8 @@ RESULT_FIELDS = ("cost_per_km", "cost_per_paid_km", "proposed_bandeirada", "prop
 
 @admin.register(TariffStudy)
 class TariffStudyAdmin(admin.ModelAdmin):
+    # A study is DIMUTRAN's working paper (Art. 42): its inputs are typed here, its results only computed.
+    service_of_record = "backend.tariffs.services.recompute_study"
     list_display = ("reference", "effective_from", "vehicle_description", "proposed_b1_brl", "capital_capped", "report_links")
     inlines = [TariffStudyItemInline]
     readonly_fields = RESULT_FIELDS

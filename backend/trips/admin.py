@@ -3,6 +3,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from backend.admin_doors import ReadOnlyRecordMixin
 from backend.receipts.receipts import links
 from backend.tariffs.formatting import br_number, brl
 from taxilaw.receipt import trace_summary
@@ -22,6 +23,12 @@ class RideAdmin(admin.ModelAdmin):
     date_hierarchy = "requested_at"
     readonly_fields = [_SHOWN_READABLE.get(f.name, f.name) for f in Ride._meta.fields] + ["receipt"]
     exclude = tuple(_SHOWN_READABLE)
+
+    def has_add_permission(self, request):
+        return False  # a ride is requested by a passenger, a booking or the phone line; every field is read-only here
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # erasure and retention have their services (LGPD), the statements count the rides
 
     @admin.display(description=_("distância"))
     def distance_km(self, obj):
@@ -58,13 +65,14 @@ class RideAdmin(admin.ModelAdmin):
 
 @admin.register(Passenger)
 class PassengerAdmin(admin.ModelAdmin):
+    plain_data = "a passenger's name and phone; no rule of the law reads them"
     list_display = ("name", "phone", "created_at", "anonymised_at")
     search_fields = ("name", "phone")
     exclude = ("token",)
 
 
 @admin.register(DriverCancellation)
-class DriverCancellationAdmin(admin.ModelAdmin):
+class DriverCancellationAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Who gave up which ride and why (Art. 9, VII): DIMUTRAN judges; the platform penalises no one."""
 
     list_display = ("at", "driver", "permit", "reason", "ride", "ride_status", "waited_s", "reoffered")

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from backend.parameters.models import DatedParameter
-from backend.registry.models import Auxiliary, Permit, RevocationInquiry, Suspension, Vehicle
+from backend.registry.models import Permit, RevocationInquiry, Suspension, Vehicle
 from backend.registry.services import auxiliaries, permits
 from taxilaw.inspection_items import approved_vistoria
 
@@ -123,40 +123,17 @@ def test_the_admin_shows_status_and_holder_read_only_and_acts_through_the_servic
     assert "Art. 3" in followed.content.decode()  # already signed: the service's refusal, with its article
 
 
-@pytest.mark.article("Art. 28")
-def test_the_admin_vehicle_inline_asks_art_28(admin_client, make_person, today):
+@pytest.mark.article("Art. 28", "Art. 48")
+def test_the_permits_inlines_add_no_vehicle_and_no_auxiliary(admin_client, make_person, today):
+    """The permit's page shows its taxi and auxiliaries; they are added by their own add forms, which call the
+    services (tests/backend/test_admin_doors.py), never by an inline row."""
     permit = permits.grant_permit(person=make_person(), number="TX-AV1", result_published_on=today, on=today)
     permits.sign_term(permit=permit, signed_on=today)
     url = f"/admin/registry/permit/{permit.pk}/change/"
-    row = {**vehicle_data(today.year - 12), "in_service": "on", "in_service_since": today}
-    response = admin_client.post(url, _inline_management(permit, vehicles=[row]))
-    assert response.status_code == 200 and "Art. 28" in response.content.decode()
-    assert not Vehicle.objects.filter(permit=permit).exists()
-    assert admin_client.post(url, _inline_management(permit, vehicles=[{**row, "model_year": today.year, "manufacture_year": today.year}])).status_code == 302
-    assert Vehicle.objects.filter(permit=permit).count() == 1
-
-
-@pytest.mark.article("Art. 48")
-def test_the_admin_auxiliary_inline_asks_art_48(admin_client, working_cab, make_person, today):
-    permit = working_cab()
-    for _ in range(2):
-        auxiliaries.authorize_auxiliary(permit=permit, person=make_person(), on=today)
-    url = f"/admin/registry/permit/{permit.pk}/change/"
-    row = {"person": make_person().pk, "authorized_on": today, "status": "active", "split_regime": "law"}
-    response = admin_client.post(url, _inline_management(permit, auxiliaries_rows=[row]))
-    assert response.status_code == 200 and "Art. 48" in response.content.decode()
-    assert permit.auxiliaries.count() == 2
-    third = Auxiliary.objects.filter(permit=permit).first()
-    third.status = "cancelled"
-    third.save()
-    add = admin_client.post("/admin/registry/auxiliary/add/", {"permit": permit.pk, "person": make_person().pk,
-                                                              "authorized_on": today, "status": "active", "split_regime": "law",
-                                                              "pix_receiver": "driver"})
-    assert add.status_code == 302
-    fourth = admin_client.post("/admin/registry/auxiliary/add/", {"permit": permit.pk, "person": make_person().pk,
-                                                                 "authorized_on": today, "status": "active", "split_regime": "law",
-                                                              "pix_receiver": "driver"})
-    assert fourth.status_code == 200 and "Art. 48" in fourth.content.decode()
+    car = {**vehicle_data(today.year), "in_service": "on", "in_service_since": today}
+    helper = {"person": make_person().pk, "authorized_on": today, "status": "active", "split_regime": "law"}
+    admin_client.post(url, _inline_management(permit, vehicles=[car], auxiliaries_rows=[helper]))
+    assert not Vehicle.objects.filter(permit=permit).exists() and not permit.auxiliaries.exists()
 
 
 @pytest.mark.article("Art. 54, b", "Art. 10, §1")
