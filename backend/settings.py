@@ -60,7 +60,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
-    "axes",
+    "backend.accounts.axes_app.AxesPtBrConfig",  # django-axes, named in pt-BR in the admin
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",

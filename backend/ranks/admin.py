@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.api_errors import LawViolation
 
+from .admin_forms import ContestForm
 from .models import (
     AbsenceJustification,
     Candidate,
@@ -85,6 +86,7 @@ class CommissionMemberInline(admin.TabularInline):
 
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):
+    form = ContestForm  # the publication dates one per line, not raw JSON
     list_display = ("title", "contest_date", "promotion", "status", "result_published_on")
     list_filter = ("status", "promotion")
     search_fields = ("title",)
