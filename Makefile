@@ -47,7 +47,8 @@ run: install
 	@echo "  Indicadores DIMUTRAN:  http://$(HOST):$(PORT)/dimutran/indicadores/  usuário dimutran / senha dimutran123"
 	@echo "  Dados abertos:         http://$(HOST):$(PORT)/dados-abertos/"
 	@echo "  API (OpenAPI):         http://$(HOST):$(PORT)/api/docs/"
-	@echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"
+	@if [ "$(SIM_CABS)" = "0" ]; then echo "  Simulador: desligado (SIM_CABS=0)"; \
+	else echo "  Simulador: $(SIM_CABS) táxis e passageiros pelo protocolo real (log em var/simulator.log; SIM_CABS=0 desliga)"; fi
 	@echo "  Agendador: prazos da lei e fechamento das semanas (log em var/scheduler.log)"
 	@echo
 	@mkdir -p var; trap 'kill 0' INT TERM EXIT; \

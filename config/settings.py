@@ -17,6 +17,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
+from backend.api.docs_pt_br import TAGS as API_TAGS_PT_BR  # pure data: no Django import
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TAXI_VAR_DIR", BASE_DIR / "var"))
 
@@ -60,7 +62,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
-    "axes",
+    "backend.accounts.axes_app.AxesPtBrConfig",  # django-axes, named in pt-BR in the admin
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -230,16 +232,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "TAGS": [
-        {"name": "accounts", "description": "Login (expiring tokens) and logout"},
-        {"name": "registry", "description": "Permits, people, vehicles, auxiliaries, CMTs (Caps. I, II, V, VII)"},
-        {"name": "ranks", "description": "Zones, ranks, check-ins, swaps, contests (Art. 15-27, 41)"},
-        {"name": "tariffs", "description": "Decrees, correction tables, tariff studies, the meter (Art. 42-47)"},
-        {"name": "statements", "description": "Weekly 25/75 statements (Art. 1)"},
-        {"name": "enforcement", "description": "Autos, penalties, appeals, complaints (Art. 54-64)"},
-        {"name": "parameters", "description": "Dated municipal parameters and holidays"},
-        {"name": "dispatch", "description": "Passenger sign-up (radio-taxi dispatch, Art. 66)"},
-    ],
+    "TAGS": API_TAGS_PT_BR,  # pt-BR, with one summary per operation (backend.api.docs_pt_br)
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "backend.api.docs_pt_br.pt_br_summaries"],
 }
 
 # Content-Security-Policy (django-csp): no inline or foreign script on any page, so a text that slipped

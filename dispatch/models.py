@@ -84,6 +84,9 @@ class Offer(models.Model):
         ]
         indexes = [models.Index(fields=["status", "expires_at"])]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.cab.permit})"
+
 
 class ServingProcess(models.Model):
     """A serving (Daphne) process, alive while its background tick renews ``lease_until`` (dispatch.presence).

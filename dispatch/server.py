@@ -168,7 +168,17 @@ class CommandLine(CommandLineInterface):
     server_class = IncrementalSweepServer
 
 
+class _NoHttp2Notice(logging.Filter):
+    """Drops Daphne's "HTTP/2 support not enabled" warning at every start: HTTP/2 needs TLS in Twisted, and TLS ends
+    at the reverse proxy in front of this process (docs/operations.md), so there is nothing to enable here; a
+    newcomer's `make run` should not show a warning that asks for nothing. Every other Daphne message stays."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("HTTP/2 support not enabled")
+
+
 def main() -> None:
+    logging.getLogger("daphne.server").addFilter(_NoHttp2Notice())
     CommandLine.entrypoint()
 
 

@@ -85,10 +85,10 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
                 world.skipped.append((permit.number, why))
                 continue
             if person.user_id and person.user.username in reserved:
-                world.skipped.append((permit.number, f"reserved for {person.user.username}"))
+                world.skipped.append((permit.number, f"reservado para {person.user.username}"))
                 continue
             if driven_permit(person) != permit:  # the driver would connect as another cab
-                world.skipped.append((permit.number, "driver drives another permit"))
+                world.skipped.append((permit.number, "o motorista dirige outra permissão"))
                 continue
             if person.user_id is None:
                 user, _ = User.objects.get_or_create(username=f"{SIM_USER_PREFIX}{permit.number.lower()}",
@@ -130,9 +130,9 @@ class Stats:
     errors: dict = field(default_factory=dict)
 
     def line(self) -> str:
-        return (f"cabs online {self.connected} | positions {self.positions} | requests {self.requests} | offers {self.offers} "
-                f"(accepted {self.accepted}, declined {self.declined}) | completed {self.completed} | escalated {self.escalated} "
-                f"| cancelled {self.cancelled} | rank check-ins {self.rank_check_ins} | errors {self.errors or 0}")
+        return (f"táxis conectados {self.connected} | posições {self.positions} | pedidos {self.requests} | ofertas {self.offers} "
+                f"(aceitas {self.accepted}, recusadas {self.declined}) | concluídas {self.completed} | sem táxi {self.escalated} "
+                f"| canceladas {self.cancelled} | entradas em pontos {self.rank_check_ins} | erros {self.errors or 0}")
 
 
 @dataclass
@@ -233,7 +233,7 @@ class SimCab:
             except (OSError, ConnectionClosed, asyncio.TimeoutError) as exc:
                 log.debug("cab %s disconnected: %r", self.spec["permit"], exc)
             except _Refused as exc:
-                log.warning("cab %s may not work: %s; giving up", self.spec["permit"], exc)
+                log.warning("táxi %s não pode trabalhar: %s; desistindo", self.spec["permit"], exc)
                 return
             self.at_rank = None
             await asyncio.sleep(backoff + self.rng.random())

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backend.trips.models import Ride
 
 from .models import Offer
+from .shift import ShiftQuery, shift_report
 
 MAX_LOOKUP_BODY = 1024  # a phone lookup's JSON body: anything longer is not one
 
@@ -107,3 +108,21 @@ def caller_history(request):
             pickups[key] = {"lat": ride.pickup_lat, "lon": ride.pickup_lon, "address": ride.pickup_address,
                             "requested_at": ride.requested_at.isoformat()}
     return JsonResponse({"phone": digits, "names": list(names)[:5], "pickups": list(pickups.values())[:5]})
+
+
+@require_POST
+@never_cache
+def shift_rides(request):
+    """The shift's rides and totals (dispatch.shift): DIMUTRAN staff only.
+
+    POST ``{"hours": 8, "state": "served", "search": "...", "page": 1}``: the search may be a phone number, which
+    never travels in a URL (see ``caller_history``)."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return JsonResponse({"detail": "Acesso restrito aos operadores da DIMUTRAN."}, status=403)
+    try:
+        body = json.loads(request.body[:MAX_LOOKUP_BODY] or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        return JsonResponse({"detail": "Envie um objeto JSON: {\"hours\": 8, \"state\": \"\", \"search\": \"\", \"page\": 1}."}, status=400)
+    return JsonResponse(shift_report(ShiftQuery.parse(body)))

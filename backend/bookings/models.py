@@ -8,7 +8,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from backend.trips.models import ACTIVE_RIDE_STATUSES, Passenger, Ride, RideStatus
+from backend.trips.models import ACTIVE_RIDE_STATUSES, Passenger, Ride, RideOrigin, RideStatus
 
 
 class BookingStatus(models.TextChoices):
@@ -23,7 +23,7 @@ class Booking(models.Model):
                                   verbose_name=_("passageiro"))
     caller_name = models.CharField(_("nome de quem ligou"), max_length=120, blank=True)
     caller_phone = models.CharField(_("telefone de quem ligou"), max_length=20, blank=True)
-    created_by = models.CharField(_("origem"), max_length=16, default="passenger")  # passenger | operator
+    created_by = models.CharField(_("origem"), max_length=16, choices=RideOrigin.choices[:2], default=RideOrigin.PASSENGER)
     pickup_lat = models.FloatField(_("latitude do embarque"))
     pickup_lon = models.FloatField(_("longitude do embarque"))
     pickup_address = models.CharField(_("endereço de embarque"), max_length=200, blank=True)

@@ -152,6 +152,9 @@ class Defence(models.Model):
         verbose_name = _("defesa")
         verbose_name_plural = _("defesas")
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"
+
 
 class PenaltyDecision(models.Model):
     """The decision on an auto: penalties imposed cumulatively (Art. 58) or the auto found insubsistent."""
@@ -238,6 +241,9 @@ class Appeal(models.Model):
         ordering = ["filed_on"]
         constraints = [models.UniqueConstraint(fields=["decision", "instance"], name="one_appeal_per_instance")]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"
+
 
 class PenaltyReduction(models.Model):
     """A penalty lightened by an appeal granted in part (provimento parcial, Art. 63, §3): the infraction stands.
@@ -290,3 +296,6 @@ class FinePayment(models.Model):
         verbose_name = _("pagamento de multa")
         verbose_name_plural = _("pagamentos de multas")
         ordering = ["-paid_on"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"

@@ -108,6 +108,9 @@ class RankCheckIn(models.Model):
             models.UniqueConstraint(fields=["permit"], condition=Q(checked_out_at__isnull=True), name="one_open_checkin_per_permit"),
         ]
 
+    def __str__(self):
+        return f"{self.permit} · {self.rank}"
+
 
 class RankObservation(models.Model):
     """An inspection of a rank by the competent body (Art. 27, §2)."""
@@ -122,6 +125,9 @@ class RankObservation(models.Model):
         verbose_name = _("observação de ponto (Art. 27, §2)")
         verbose_name_plural = _("observações de ponto (Art. 27, §2)")
         ordering = ["rank", "start"]
+
+    def __str__(self):
+        return f"{self.rank} · {self._meta.verbose_name} nº {self.pk}"
 
 
 class SwapRequest(models.Model):
@@ -146,6 +152,9 @@ class SwapRequest(models.Model):
         verbose_name = _("permuta de pontos (Art. 26)")
         verbose_name_plural = _("permutas de pontos (Art. 26)")
         ordering = ["-requested_on", "-id"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"
 
 
 class Contest(models.Model):
@@ -187,6 +196,9 @@ class ContestRank(models.Model):
         ordering = ["contest", "order", "id"]
         constraints = [models.UniqueConstraint(fields=["contest", "rank"], name="rank_once_per_contest")]
 
+    def __str__(self):
+        return f"{self.contest} · {self.rank}"
+
 
 class CommissionMember(models.Model):
     """A member of the contest commission (Art. 18)."""
@@ -199,6 +211,9 @@ class CommissionMember(models.Model):
         verbose_name = _("membro da comissão (Art. 18)")
         verbose_name_plural = _("membros da comissão (Art. 18)")
         ordering = ["contest", "id"]
+
+    def __str__(self):
+        return self.name
 
 
 class Candidate(models.Model):
@@ -251,6 +266,9 @@ class ContestDraw(models.Model):
         verbose_name = _("sorteio de desempate (Art. 21)")
         verbose_name_plural = _("sorteios de desempate (Art. 21)")
         ordering = ["contest", "drawn_on", "id"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.contest})"
 
 
 class AbsenceJustification(models.Model):

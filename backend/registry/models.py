@@ -135,6 +135,9 @@ class Renewal(models.Model):
         verbose_name_plural = _("renovações de alvará")
         ordering = ["-requested_on"]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.permit})"
+
 
 class RenewalDocument(models.Model):
     """One item of Art. 5, I-V and its state."""
@@ -147,6 +150,9 @@ class RenewalDocument(models.Model):
         verbose_name = _("documento de renovação (Art. 5)")
         verbose_name_plural = _("documentos de renovação (Art. 5)")
         constraints = [models.UniqueConstraint(fields=["renewal", "code"], name="one_state_per_document")]
+
+    def __str__(self):
+        return f"{self.code} ({self.renewal})"
 
 
 class Vehicle(models.Model):
@@ -213,6 +219,9 @@ class Inspection(models.Model):
         verbose_name = _("vistoria")
         verbose_name_plural = _("vistorias")
         ordering = ["-inspected_on", "-id"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.vehicle})"
 
 
 class Cmt(models.Model):
@@ -292,6 +301,9 @@ class Auxiliary(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.person} ({self.permit})"
+
     @property
     def regime(self) -> str:
         """The regime in force (Art. 1, §3 and §6): ``split_regime``, except that a §6 percentage registered
@@ -337,6 +349,9 @@ class SocialSecurityProof(models.Model):
         ordering = ["-quarter_end"]
         constraints = [models.UniqueConstraint(fields=["auxiliary", "quarter_end"], name="one_proof_per_quarter")]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"
+
 
 class Transfer(models.Model):
     """A transfer of a permit (Art. 6, 7, 65)."""
@@ -362,6 +377,9 @@ class Transfer(models.Model):
         verbose_name = _("transferência")
         verbose_name_plural = _("transferências")
         ordering = ["-requested_on"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.permit})"
 
 
 class RevocationInquiry(models.Model):
@@ -391,6 +409,9 @@ class RevocationInquiry(models.Model):
         verbose_name_plural = _("inquéritos administrativos")
         ordering = ["-opened_on"]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.permit})"
+
 
 class Suspension(models.Model):
     """A suspension of the permit (Art. 54, b): no service while it runs."""
@@ -404,6 +425,9 @@ class Suspension(models.Model):
         verbose_name = _("suspensão")
         verbose_name_plural = _("suspensões")
         ordering = ["-starts_on"]
+
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk} ({self.permit})"
 
 
 class Taximeter(models.Model):

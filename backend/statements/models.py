@@ -281,6 +281,9 @@ class StatementRide(WrittenOnce, models.Model):
         verbose_name_plural = _("corridas contadas em extratos")
         ordering = ["completed_at", "ride"]
 
+    def __str__(self):
+        return f"{self._meta.verbose_name} nº {self.pk}"
+
     @property
     def late(self) -> bool:
         return self.adjustment_id is not None or getattr(self, "pending", False)

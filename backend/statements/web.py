@@ -8,11 +8,13 @@ from itertools import groupby
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from backend.registry.models import Permit, Person
 from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE
 
 from . import documents, selectors, services
@@ -97,3 +99,20 @@ def statements_page(request):
         "is_dimutran": request.user.is_staff,
     }
     return render(request, "statements/statements.html", context)
+
+
+@login_required(login_url="/extratos/entrar/")
+def running_statement_pdf(request, permit_id: int, driver_id: int):
+    """The running week of one driver on one permit as a PDF marked provisional (Art. 1, §3): computed now, not stored.
+
+    Seen by that driver, the permit's holder and DIMUTRAN, as the closed statements are."""
+    person = selectors.person_of(request.user)
+    permit = get_object_or_404(Permit.objects.select_related("holder"), pk=permit_id)
+    driver = get_object_or_404(Person, pk=driver_id)
+    if not (request.user.is_staff or (person is not None and person.pk in (driver.pk, permit.holder_id))):
+        raise Http404
+    statement = services.running_statement(permit, driver, timezone.now())
+    response = HttpResponse(documents.statement_pdf(statement), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="provisorio-{documents.pdf_filename(statement)}"'
+    response["Cache-Control"] = "no-store"  # it changes with every ride
+    return response

@@ -46,6 +46,15 @@ class RideStatus(models.TextChoices):
     CANCELLED = "cancelled", _("cancelada")
 
 
+class RideOrigin(models.TextChoices):
+    """Who asked for the ride (``Ride.created_by``, ``Booking.created_by``)."""
+
+    PASSENGER = "passenger", _("passageiro (página ou aplicativo)")
+    OPERATOR = "operator", _("central (telefone)")
+    STREET = "street", _("rua (passageiro acenou)")
+    RANK = "rank", _("ponto de táxi")
+
+
 ACTIVE_RIDE_STATUSES = (RideStatus.ACCEPTED, RideStatus.ARRIVING, RideStatus.ON_BOARD)
 OPEN_RIDE_STATUSES = (RideStatus.REQUESTED, RideStatus.OFFERED, *ACTIVE_RIDE_STATUSES)
 
@@ -56,7 +65,7 @@ class Ride(models.Model):
     passenger = models.ForeignKey(Passenger, null=True, blank=True, on_delete=models.PROTECT, related_name="rides", verbose_name=_("passageiro"))
     caller_name = models.CharField(_("nome de quem ligou"), max_length=120, blank=True)
     caller_phone = models.CharField(_("telefone de quem ligou"), max_length=20, blank=True)
-    created_by = models.CharField(_("origem"), max_length=16, default="passenger")  # passenger | operator
+    created_by = models.CharField(_("origem"), max_length=16, choices=RideOrigin.choices, default=RideOrigin.PASSENGER)
     pickup_lat = models.FloatField(_("latitude do embarque"))
     pickup_lon = models.FloatField(_("longitude do embarque"))
     pickup_address = models.CharField(_("endereço de embarque"), max_length=200, blank=True)

@@ -13,6 +13,8 @@ def test_landing_page_sends_each_public_to_its_place(client):
                           ("dimutran", "/admin/"), ("dimutran", "/central/")):
         assert f'id="{section}"' in text and f'href="{link}"' in text
     assert "Lei 1.242/1987" in text
+    assert 'id="aplicativo"' in text and "python -m driver_app" in text  # the driver to the app, not only to a page
+    assert 'id="central"' in text
 
 
 def test_a_wrong_address_is_a_portuguese_404(client):

@@ -116,7 +116,8 @@
     return { map: map, layers: layers, reloadRanks: loadRanks };
   }
 
-  /** Every street of Muriaé as one vector layer on a canvas (no tiles); names appear from zoom 16 on, for the streets in view. */
+  /** Every street of Muriaé as one vector layer on a canvas (no tiles); names appear from zoom 16 on, for the streets in view,
+      none over another (a name that would collide with one already placed is left out). */
   function streetsLayer(map, layers) {
     var renderer = L.canvas({ padding: 0.3, pane: "streets" });
     var labels = L.layerGroup().addTo(map);
@@ -142,7 +143,13 @@
         found.push({ name: name, at: centre, d: middle.distanceTo(centre) });
       });
       found.sort(function (a, b) { return a.d - b.d; }); // at most 60 names, the nearest the middle first
-      found.slice(0, 60).forEach(function (f) {
+      var taken = [];  // the boxes already labelled, in pixels: a name that would overlap one is left out
+      found.forEach(function (f) {
+        if (taken.length >= 60) return;
+        var p = map.latLngToContainerPoint(f.at), w = f.name.length * 6.2 + 10, h = 16;
+        var b = { x0: p.x - w / 2 - 4, x1: p.x + w / 2 + 4, y0: p.y - h / 2 - 2, y1: p.y + h / 2 + 2 };
+        if (taken.some(function (t) { return b.x0 < t.x1 && t.x0 < b.x1 && b.y0 < t.y1 && t.y0 < b.y1; })) return;
+        taken.push(b);
         L.tooltip({ permanent: true, direction: "center", className: "street-label", interactive: false })
           .setLatLng(f.at).setContent(tip(f.name)).addTo(labels);
       });

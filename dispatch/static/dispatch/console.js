@@ -99,13 +99,20 @@
 
   // --- a known caller: their names and recent pickups ----------------------------------------------
   var phoneIn = document.getElementById("caller-phone"), history = document.getElementById("caller-history");
-  phoneIn.addEventListener("change", function () {
-    history.textContent = ""; history.hidden = true;
+  var historySeq = 0, historyTimer = null, historyFor = null;
+  // Looked up while the operator types (300 ms after the last key), and again on leaving the field.
+  phoneIn.addEventListener("input", function () { clearTimeout(historyTimer); historyTimer = setTimeout(lookupCaller, 300); });
+  phoneIn.addEventListener("change", function () { clearTimeout(historyTimer); lookupCaller(); });
+  function lookupCaller() {
     var digits = phoneIn.value.replace(/\D/g, "");
+    if (digits === historyFor) return;  // the same number: what is shown stays
+    historyFor = digits;
+    var mine = ++historySeq;
+    history.textContent = ""; history.hidden = true;
     if (digits.length < 10) return;
     // POST: a phone number never goes in a URL (access logs, proxies, history)
     post("/central/chamadas.json", { phone: digits }).then(function (res) {
-      if (!res.ok) return;
+      if (!res.ok || mine !== historySeq) return;
       var body = res.body;
       if (!body.pickups.length && !body.names.length) return;
       var nameIn = document.getElementById("caller-name");
@@ -121,7 +128,7 @@
       history.hidden = false;
       if (!nameIn.value && body.names.length) nameIn.value = body.names[0];
     }).catch(function () {});
-  });
+  }
   [latIn, lonIn, dLatIn, dLonIn].forEach(function (input) {
     input.addEventListener("change", function () {
       var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
@@ -484,7 +491,7 @@
   function resetRideForm() {
     document.getElementById("ride-form").reset();
     document.getElementById("estimate").hidden = true;
-    history.hidden = true; typedAddress = false;
+    history.hidden = true; historyFor = null; typedAddress = false;
     base.layers.highlight.clearLayers();
     if (draft) { rideLayer.removeLayer(draft); draft = null; }
   }
@@ -529,5 +536,5 @@
     socket.send({ type: "broadcast", text: text });
   });
 
-  window.TaxiConsole = { state: state, map: map, socket: socket, loadBookings: loadBookings };
+  window.TaxiConsole = { state: state, map: map, socket: socket, loadBookings: loadBookings, post: post };
 })();
