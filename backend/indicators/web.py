@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 
 from backend.api.permissions import is_dimutran
 
-from . import charts, fleet, labels, money, open_data, permits, service
+from . import charts, fleet, labels, maps, money, open_data, permits, rank_occupancy, service
 from .api.views import PeriodQuery
 
 BAIRROS_CHARTED = 12
@@ -18,6 +18,17 @@ BAIRROS_CHARTED = 12
 
 def _day(d) -> str:
     return date_format(d, "d/m")
+
+
+def _heat(share: float | None) -> tuple[str, int | None]:
+    """A table cell of rank occupancy: its text and its shade (0-4; None where the hour is not reached yet)."""
+    if share is None:
+        return "—", None
+    return f"{share * 100:.0f}", min(4, int(share * 5))
+
+
+def _rank_rows(ranks: list[dict]) -> list[dict]:
+    return [{**r, "cells": [_heat(h["occupancy"]) for h in r["hours"]], "total": _heat(r["occupancy"])[0]} for r in ranks]
 
 
 def indicators_page(request):
@@ -39,6 +50,7 @@ def indicators_page(request):
     bairros = service.service_by_bairro(period)
     weeks = money.gross_by_week(period)
     state = fleet.fleet(now)
+    ranks = rank_occupancy.rank_occupancy(period, now)
     every = max(1, len(days) // 16)
     context = {
         "title": "Indicadores do serviço de táxi", "period": period, "error": error,
@@ -46,6 +58,10 @@ def indicators_page(request):
         "days": days, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
         "expiring": fleet.expiring_documents(timezone.localdate(now)),
         "permits": permits.permit_indicators(period, timezone.localdate(now)), "permit_labels": labels.PERMIT,
+        "ranks": _rank_rows(ranks), "hours": range(24),
+        "maps": [("Pedidos sem táxi (não atendidos e encaminhados ao operador), por local do embarque",
+                  maps.unanswered_map(period)),
+                 ("Ocupação dos pontos no período", maps.occupancy_map(ranks))],
         "charts": [
             ("Pedidos por dia", charts.bars("chart-requests-day", "Pedidos por dia", [_day(r["key"]) for r in days],
                                             [r["requests"] for r in days], every=every)),
@@ -63,6 +79,9 @@ def indicators_page(request):
             ("Valor bruto por semana (R$)", charts.bars(
                 "chart-gross-week", "Valor bruto por semana", [f"sem. {_day(w['key'])}" for w in weeks],
                 [float(w["gross"]) for w in weeks], unit="")),
+            ("Ocupação dos pontos (% do tempo com ao menos um táxi)", charts.hbars(
+                "chart-rank-occupancy", "Ocupação dos pontos", [r["name"] for r in ranks[:BAIRROS_CHARTED]],
+                [round(100 * (r["occupancy"] or 0), 1) for r in ranks[:BAIRROS_CHARTED]], unit="%")),
             ("Frota agora", charts.hbars(
                 "chart-fleet", "Frota agora", ["Podem trabalhar", *(f"{r['label']} ({r['article']})"
                                                                    for r in state["blocked_by_reason"])],

@@ -8,6 +8,7 @@ urlpatterns = [
     path("indicators/permits/", views.PermitsView.as_view(), name="indicators-permits"),
     path("indicators/fleet/", views.FleetView.as_view(), name="indicators-fleet"),
     path("indicators/money/", views.MoneyView.as_view(), name="indicators-money"),
+    path("indicators/ranks/", views.RanksView.as_view(), name="indicators-ranks"),
 ]
 
 urlpatterns += [
