@@ -108,6 +108,8 @@ def occupancy_map(rows: list[dict]) -> str:
         cabs = f"{row['cabs'] or 0:.1f}".replace(".", ",")
         marks.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{_occupancy_colour(row["occupancy"] or 0)}" '
                      f'stroke="#111827"><title>{escape(row["name"])}: com táxi {_pct(row["occupancy"])} do tempo, '
-                     f'{cabs} táxi(s) em média</title></circle>')
+                     f'{cabs} táxi(s) em média</title></circle>'
+                     f'<text x="{x + r + 3:.1f}" y="{y + 4:.1f}" font-size="11" fill="#111827">{escape(row["name"][:28])} '
+                     f'{_pct(row["occupancy"])}</text>')
     legend = "Cor: vermelho = ponto vazio, verde = sempre com táxi; tamanho: média de táxis"
     return _svg("map-ranks", "Mapa da ocupação dos pontos", marks, legend + (f"; {outside} fora do mapa" if outside else ""))

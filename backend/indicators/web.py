@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -12,6 +15,7 @@ from backend.api.permissions import is_dimutran
 
 from . import charts, fleet, labels, maps, money, open_data, permits, rank_occupancy, service
 from .api.views import PeriodQuery
+from .models import MonthlyReport
 
 BAIRROS_CHARTED = 12
 
@@ -31,11 +35,32 @@ def _rank_rows(ranks: list[dict]) -> list[dict]:
     return [{**r, "cells": [_heat(h["occupancy"]) for h in r["hours"]], "total": _heat(r["occupancy"])[0]} for r in ranks]
 
 
-def indicators_page(request):
+def _dimutran_only(request):
+    """An anonymous visitor to the admin's login (and back); anyone else but DIMUTRAN: 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), "/admin/login/")
     if not is_dimutran(request.user):
         raise PermissionDenied("Apenas a DIMUTRAN vê os indicadores.")
+    return None
+
+
+def monthly_report_pdf(request, year: str, month: str):
+    """``/dimutran/relatorios/AAAA-MM.pdf``: the report as it was issued; 404 for a month without one."""
+    if refused := _dimutran_only(request):
+        return refused
+    if not 1 <= int(month) <= 12:
+        raise Http404("Mês inválido.")
+    report = MonthlyReport.objects.filter(month=date(int(year), int(month), 1)).first()
+    if report is None:
+        raise Http404("Não há relatório para este mês.")
+    response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="relatorio-taxis-{report.filename}"'
+    return response
+
+
+def indicators_page(request):
+    if refused := _dimutran_only(request):
+        return refused
     query = PeriodQuery(data=request.GET)
     error = None
     if not query.is_valid():
@@ -58,7 +83,7 @@ def indicators_page(request):
         "days": days, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
         "expiring": fleet.expiring_documents(timezone.localdate(now)),
         "permits": permits.permit_indicators(period, timezone.localdate(now)), "permit_labels": labels.PERMIT,
-        "ranks": _rank_rows(ranks), "hours": range(24),
+        "ranks": _rank_rows(ranks), "hours": range(24), "reports": MonthlyReport.objects.only("month")[:24],
         "maps": [("Pedidos sem táxi (não atendidos e encaminhados ao operador), por local do embarque",
                   maps.unanswered_map(period)),
                  ("Ocupação dos pontos no período", maps.occupancy_map(ranks))],
