@@ -4,13 +4,15 @@ A fresh SQLite database (or ``DATABASE_URL``) gets ``n`` rides (default 500,000)
 yesterday, written with ``bulk_create``, with the demo's mix of outcomes (served, cancelled by whom, no cab,
 no-shows) and pickups spread over the town. Then, over that year:
 
+* **rollup**: the nightly job's work for the year (``backend.indicators.rollup``: every closed day), timed once;
 * **page**: ``GET /dimutran/indicadores/?first=…&last=…`` as DIMUTRAN (every selector the page reads, the charts,
-  the maps, the tables, the template), best of 3, and each selector alone;
+  the maps, the tables, the template), best of 3, and each selector alone, reading the rollup (``--live``: without
+  it, counting every ride in the database as before the rollup);
 * **naive**: one pass over every ride in Python (local day, hour and the bairro of its cell, sums and counts),
   the per-row computation the database aggregation replaces. The bairro is looked up per 0.001° cell, cached,
   exactly as the selectors do: the comparison is of the counting, not of the gazetteer.
 
-Run:  .venv/bin/python benchmarks/indicators_bench.py [n_rides]
+Run:  .venv/bin/python benchmarks/indicators_bench.py [n_rides] [--live]
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from django.utils import timezone  # noqa: E402
 from backend.indicators import money, rank_occupancy, service  # noqa: E402
 from backend.indicators.demo import HOURS, PLACES  # noqa: E402
 from backend.indicators.periods import LOCAL, Period  # noqa: E402
+from backend.indicators.rollup import days_to_roll_up, roll_up_day  # noqa: E402
 from backend.trips.models import Ride  # noqa: E402
 
 BATCH = 5000
@@ -125,7 +128,7 @@ def best_of(fn, times: int = 3) -> float:
     return min(out)
 
 
-def main(n: int = 500_000) -> None:
+def main(n: int = 500_000, live: bool = False) -> None:
     setup_test_environment()
     t0 = time.perf_counter()
     call_command("migrate", verbosity=0)
@@ -135,6 +138,12 @@ def main(n: int = 500_000) -> None:
     print(f"{connection.vendor}, {platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs; {Ride.objects.count():,} rides over {year.first}..{year.last} "
           f"written in {time.perf_counter() - t0:.1f} s")
+    if not live:
+        t0 = time.perf_counter()
+        days = days_to_roll_up(today)
+        for day in days:
+            roll_up_day(day, timezone.now())
+        print(f"rollup of {len(days)} closed days (the nightly job's first run): {time.perf_counter() - t0:.1f} s")
     client = Client()
     client.force_login(get_user_model().objects.create_superuser("bench", password="bench-only"))
     query = {"first": year.first.isoformat(), "last": year.last.isoformat()}
@@ -152,4 +161,5 @@ def main(n: int = 500_000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 500_000)
+    args = [a for a in sys.argv[1:] if a != "--live"]
+    main(int(args[0]) if args else 500_000, live="--live" in sys.argv)

@@ -1,4 +1,4 @@
-"""The monthly report builds itself on the first working day of the month, for the month before (issue 32)."""
+"""The indicators' scheduled work: the nightly rollup (01:30) and the monthly report on the first working day (06:00)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from taxilaw.calendar import add_months, next_working_day
 
 from .models import MonthlyReport
 from .report import monthly_report_pdf
+from .rollup import days_to_roll_up, roll_up_day
 
 
 def first_working_day(month: date) -> date:
@@ -47,3 +48,12 @@ def monthly_report(now: datetime) -> str:
         return ""
     made = generate_monthly_report(month, now)
     return f"relatório mensal {month:%m/%Y} gerado" if made else ""
+
+
+@job("indicators_rollup", every=timedelta(days=1), at=timedelta(hours=1, minutes=30))
+def indicators_rollup(now: datetime) -> str:
+    """The closed days' indicators into the rollup the page reads (``rollup.py``), before the monthly report."""
+    days = days_to_roll_up(timezone.localdate(now))
+    for day in days:
+        roll_up_day(day, now)
+    return f"dias consolidados {len(days)}"
