@@ -41,6 +41,7 @@ def hours(row, field="occupancy"):
     return {h["hour"]: h[field] for h in row["hours"] if h[field]}
 
 
+@pytest.mark.article("Art. 9, V")
 def test_occupancy_by_local_hour_across_a_months_end_art_9_v(working_cab):
     """Art. 9, V: 23:30 on 31/10 in Muriaé is 02:30 UTC on 01/11; it counts at 23h local, not at 2h."""
     month_end_checkins(working_cab)
@@ -53,6 +54,7 @@ def test_occupancy_by_local_hour_across_a_months_end_art_9_v(working_cab):
     assert b["occupancy"] == 0.012  # 2,100 / 172,800
 
 
+@pytest.mark.article("Art. 27, §2")
 def test_an_open_checkin_counts_up_to_now_and_the_future_is_unknown_art_27(working_cab):
     """Art. 27, §2: a cab still at the rank counts until now; the hours the period has not reached are None."""
     rank = make_rank("Ponto C", category="privativo")
@@ -63,6 +65,7 @@ def test_an_open_checkin_counts_up_to_now_and_the_future_is_unknown_art_27(worki
     assert (row["occupancy"], row["cabs"]) == (1.0, 1.0)
 
 
+@pytest.mark.article("Art. 9, V")
 def test_an_empty_period_shows_every_rank_empty_art_9_v(working_cab):
     """Art. 9, V: no check-in in September: each active rank at 0 at every hour; no rank, no row."""
     assert rank_occupancy(EMPTY, now=LATER) == []
