@@ -9,6 +9,7 @@ import random
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
+from backend.ranks.models import Rank, RankAssignment, RankCheckIn
 from backend.registry.models import Permit
 from backend.trips.models import DriverCancellation, Ride
 
@@ -70,4 +71,28 @@ def seed_rides(today: date, per_day: int = 30) -> int:
     for cancel in cancels:
         cancel.at = cancel.ride.cancelled_at
     DriverCancellation.objects.bulk_update(cancels, ["at"], batch_size=500)
+    seed_checkins(today, rng)
     return len(made)
+
+
+def seed_checkins(today: date, rng: random.Random) -> int:
+    """The ranks' past check-ins (rank occupancy): each titular stands at its rank one to three times a day, for
+    20 min to 3 h from 6h to 21h; a free rank gets the cabs without a rank. All closed, none overlapping per cab."""
+    titulars = {a.permit_id: a.rank_id for a in RankAssignment.objects.filter(ended_on__isnull=True)}
+    free = [r.pk for r in Rank.objects.filter(active=True, category=Rank.Category.FREE)]
+    loose = list(Permit.objects.filter(status=Permit.Status.ACTIVE).exclude(pk__in=list(titulars))
+                 .order_by("number").values_list("pk", flat=True)[:8]) if free else []
+    standing = [(permit, rank) for permit, rank in titulars.items()] + [(p, rng.choice(free)) for p in loose]
+    rows = []
+    for back in range(DAYS, 0, -1):
+        day = today - timedelta(days=back)
+        for permit, rank in standing:
+            at = datetime.combine(day, time(rng.randint(6, 8), rng.randint(0, 59)), tzinfo=LOCAL)
+            for _ in range(rng.randint(1, 3)):
+                left = at + timedelta(minutes=rng.randint(20, 180))
+                rows.append(RankCheckIn(permit_id=permit, rank_id=rank, checked_in_at=at, checked_out_at=left))
+                at = left + timedelta(minutes=rng.randint(30, 240))
+                if at.hour >= 21:
+                    break
+    RankCheckIn.objects.bulk_create(rows, batch_size=500)
+    return len(rows)

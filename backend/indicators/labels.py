@@ -22,6 +22,11 @@ MONEY = {
     "rides": "Corridas com tarifa", "gross": "Valor bruto (R$)", "disagreements": "Divergências do taxímetro",
     "held": "Tarifas retidas para conferência (Art. 43)", "total": "Total retido (R$)", "oldest": "Mais antiga",
 }
+RANKS = {
+    "name": "Ponto", "category": "Categoria (Art. 22)", "zone": "Zona (Art. 24/25)",
+    "occupancy": "Ocupação (parcela do tempo com ao menos um táxi no ponto)", "cabs": "Média de táxis no ponto",
+    "hours": "Por hora do dia",
+}
 GRAINS = {"day": "por dia", "week": "por semana", "month": "por mês", "hour": "por hora do dia"}
 # The law core's refusal codes a cab's compliance answer gives (taxilaw.compliance and the rules it calls).
 BLOCK_REASONS = {

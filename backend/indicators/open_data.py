@@ -85,12 +85,16 @@ def trips_by_bairro_and_hour(period: Period) -> dict:
 
 
 def catalogue() -> dict:
-    """The datasets with their formats and schema, and the licence (the JSON catalogue and the /dados-abertos/ page)."""
+    """The datasets with their formats, fields and published schemas (``esquemas``: Table Schema for the CSV,
+    JSON Schema for the JSON/GeoJSON), and the licence (the JSON catalogue and the /dados-abertos/ page)."""
+    from .open_schemas import links  # the schemas are built from this module's field descriptions
+
     return {"licenca": LICENCE, "minimo_por_celula": MIN_CELL_TRIPS, "conjuntos": [
         {"nome": "pontos", "titulo": "Pontos de táxi", "formatos": ["/api/open/ranks.geojson", "/api/open/ranks.csv"],
-         "esquema": SCHEMAS["pontos"]},
+         "esquema": SCHEMAS["pontos"], "esquemas": links("pontos")},
         {"nome": "frota", "titulo": "Tamanho e regularidade da frota",
-         "formatos": ["/api/open/fleet.json", "/api/open/fleet.csv"], "esquema": SCHEMAS["frota"]},
+         "formatos": ["/api/open/fleet.json", "/api/open/fleet.csv"], "esquema": SCHEMAS["frota"], "esquemas": links("frota")},
         {"nome": "viagens", "titulo": f"Pedidos de táxi por bairro e hora, por mês (células com menos de {MIN_CELL_TRIPS} suprimidas)",
-         "formatos": ["/api/open/trips.json", "/api/open/trips.csv"], "esquema": SCHEMAS["viagens"]},
+         "formatos": ["/api/open/trips.json", "/api/open/trips.csv"], "esquema": SCHEMAS["viagens"],
+         "esquemas": links("viagens")},
     ]}

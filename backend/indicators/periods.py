@@ -7,6 +7,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db.models import Q
 from django.db.models.functions import ExtractHour, TruncDate, TruncMonth, TruncWeek
 
 LOCAL = ZoneInfo(settings.TIME_ZONE)  # America/Sao_Paulo: a day, a week and a month are Muriaé's
@@ -50,6 +51,9 @@ class Period:
     def window(self, field: str) -> dict:
         """Lookups for ``field`` in [start, end)."""
         return {f"{field}__gte": self.start, f"{field}__lt": self.end}
+
+    def window_q(self, field: str) -> Q:
+        return Q(**self.window(field))
 
     def buckets(self, grain: str) -> list:
         """Every bucket's key in order, empty ones included (a chart shows a day without rides as zero)."""

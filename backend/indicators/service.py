@@ -6,7 +6,7 @@ call (``annotate``), never a loop over rides. Rides are attributed to the local 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Q, Sum
 from django.db.models.functions import Round
@@ -14,7 +14,8 @@ from django.db.models.functions import Round
 from backend.trips.models import Ride, RideStatus
 
 from .bairros import bairro_at
-from .periods import Period, bucket, bucket_key, fill
+from .models import RolledDay, ServiceRollup
+from .periods import Period, bucket, bucket_key, fill, monday_of
 
 # Who created a ride that a passenger asked for (dispatch.offers, backend.bookings); "street" and "rank" are trips
 # that started at the kerb, not requests.
@@ -54,9 +55,50 @@ def requests(period: Period):
     return Ride.objects.filter(created_by__in=REQUEST_ORIGINS, **period.window("requested_at"))
 
 
+# -- the nightly rollup (rollup.py) holds the closed days; the rest is counted live ---------------------------
+
+
+def rolled_days(period: Period) -> set[date]:
+    """The period's days whose indicators the rollup holds (``RolledDay``)."""
+    return set(RolledDay.objects.filter(day__range=(period.first, period.last)).values_list("day", flat=True))
+
+
+def live_filter(field: str, period: Period, rolled: set[date]) -> Q | None:
+    """``field`` within the period's days the rollup does not hold (runs of consecutive days), None if none."""
+    q, start = None, None
+    days = period.buckets("day")
+    for i, day in enumerate(days):
+        if day not in rolled and start is None:
+            start = day
+        if start is not None and (i + 1 == len(days) or days[i + 1] in rolled) and day not in rolled:
+            window = Q(**Period(start, day).window(field))
+            q, start = (window if q is None else q | window), None
+    return q
+
+
+def live_requests(period: Period, rolled: set[date]):
+    q = live_filter("requested_at", period, rolled)
+    return Ride.objects.none() if q is None else Ride.objects.filter(q, created_by__in=REQUEST_ORIGINS)
+
+
+ROLLED_MEASURES = {name: Sum(name) for name in (*COUNTS, "offer_wait_total", "offer_wait_n", "pickup_wait_total",
+                                                 "pickup_wait_n")}
+
+
+def _rollup(period: Period):
+    return ServiceRollup.objects.filter(day__range=(period.first, period.last)).order_by()
+
+
 def _zero() -> dict:
     return {name: 0 for name in COUNTS} | {"offer_wait_total": timedelta(0), "offer_wait_n": 0,
                                            "pickup_wait_total": timedelta(0), "pickup_wait_n": 0}
+
+
+def _add(into: dict, row: dict) -> dict:
+    for measure, value in _clean(row).items():
+        if value:
+            into[measure] += value
+    return into
 
 
 def _mean_s(total, n) -> float | None:
@@ -84,17 +126,29 @@ def _clean(row: dict) -> dict:
     return row
 
 
+def _grain_key(grain: str, day: date) -> date:
+    return {"day": day, "week": monday_of(day), "month": day.replace(day=1)}[grain]
+
+
 def service(period: Period, grain: str) -> list[dict]:
     """The service indicators per day, week, month (``key``: its first local day) or hour of day (``key``: 0-23)."""
-    rows = (requests(period).annotate(key=bucket(grain, "requested_at")).order_by().values("key")
+    rolled = rolled_days(period)
+    field = "hour" if grain == "hour" else "day"
+    live = (live_requests(period, rolled).annotate(key=bucket(field, "requested_at")).order_by().values("key")
             .annotate(**_MEASURES))
-    found = {bucket_key(row.pop("key")): _clean(row) for row in rows}
+    stored = _rollup(period).values(key=F(field)).annotate(**ROLLED_MEASURES)
+    found: dict = {}
+    for row in [*live, *stored]:
+        key = bucket_key(row.pop("key"))
+        _add(found.setdefault(key if grain == "hour" else _grain_key(grain, key), _zero()), row)
     return [{"key": key, **_finish(row)} for key, row in fill(grain, period, found, _zero)]
 
 
 def service_total(period: Period) -> dict:
     """The service indicators over the whole period."""
-    return _finish(_clean(requests(period).aggregate(**_MEASURES)))
+    rolled = rolled_days(period)
+    total = _add(_zero(), live_requests(period, rolled).aggregate(**_MEASURES))
+    return _finish(_add(total, _rollup(period).aggregate(**ROLLED_MEASURES)))
 
 
 # -- by bairro ------------------------------------------------------------------------------------------------
@@ -112,13 +166,13 @@ def service_by_bairro(period: Period) -> list[dict]:
     """The service indicators per bairro of the pickup (the gazetteer's), most requests first.
 
     The database groups rides by cell; each distinct cell is named once (:func:`bairro_of_cell`, cached), so the
-    Python work is bounded by the town's cells, not by the rides."""
+    Python work is bounded by the town's cells, not by the rides. Rolled-up days come named already."""
     merged: dict[str, dict] = {}
-    for row in pickup_cells(requests(period)).annotate(**_MEASURES):
-        name = bairro_of_cell(int(row.pop("cy")), int(row.pop("cx")))
-        into = merged.setdefault(name, _zero())
-        for measure, value in _clean(row).items():
-            into[measure] += value
+    rolled = rolled_days(period)
+    for row in pickup_cells(live_requests(period, rolled)).annotate(**_MEASURES):
+        _add(merged.setdefault(bairro_of_cell(int(row.pop("cy")), int(row.pop("cx"))), _zero()), row)
+    for row in _rollup(period).values("bairro").annotate(**ROLLED_MEASURES):
+        _add(merged.setdefault(row.pop("bairro"), _zero()), row)
     out = [{"bairro": name, **_finish(row)} for name, row in merged.items()]
     return sorted(out, key=lambda r: (-r["requests"], r["bairro"]))
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.formats import date_format
 
 from backend.api.permissions import is_dimutran
 
-from . import charts, fleet, labels, money, open_data, permits, service
+from . import charts, fleet, labels, maps, money, open_data, permits, rank_occupancy, service
 from .api.views import PeriodQuery
+from .models import MonthlyReport
 
 BAIRROS_CHARTED = 12
 
@@ -20,11 +24,43 @@ def _day(d) -> str:
     return date_format(d, "d/m")
 
 
-def indicators_page(request):
+def _heat(share: float | None) -> tuple[str, int | None]:
+    """A table cell of rank occupancy: its text and its shade (0-4; None where the hour is not reached yet)."""
+    if share is None:
+        return "—", None
+    return f"{share * 100:.0f}", min(4, int(share * 5))
+
+
+def _rank_rows(ranks: list[dict]) -> list[dict]:
+    return [{**r, "cells": [_heat(h["occupancy"]) for h in r["hours"]], "total": _heat(r["occupancy"])[0]} for r in ranks]
+
+
+def _dimutran_only(request):
+    """An anonymous visitor to the admin's login (and back); anyone else but DIMUTRAN: 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), "/admin/login/")
     if not is_dimutran(request.user):
         raise PermissionDenied("Apenas a DIMUTRAN vê os indicadores.")
+    return None
+
+
+def monthly_report_pdf(request, year: str, month: str):
+    """``/dimutran/relatorios/AAAA-MM.pdf``: the report as it was issued; 404 for a month without one."""
+    if refused := _dimutran_only(request):
+        return refused
+    if not 1 <= int(month) <= 12:
+        raise Http404("Mês inválido.")
+    report = MonthlyReport.objects.filter(month=date(int(year), int(month), 1)).first()
+    if report is None:
+        raise Http404("Não há relatório para este mês.")
+    response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="relatorio-taxis-{report.filename}"'
+    return response
+
+
+def indicators_page(request):
+    if refused := _dimutran_only(request):
+        return refused
     query = PeriodQuery(data=request.GET)
     error = None
     if not query.is_valid():
@@ -39,6 +75,7 @@ def indicators_page(request):
     bairros = service.service_by_bairro(period)
     weeks = money.gross_by_week(period)
     state = fleet.fleet(now)
+    ranks = rank_occupancy.rank_occupancy(period, now)
     every = max(1, len(days) // 16)
     context = {
         "title": "Indicadores do serviço de táxi", "period": period, "error": error,
@@ -46,6 +83,10 @@ def indicators_page(request):
         "days": days, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
         "expiring": fleet.expiring_documents(timezone.localdate(now)),
         "permits": permits.permit_indicators(period, timezone.localdate(now)), "permit_labels": labels.PERMIT,
+        "ranks": _rank_rows(ranks), "hours": range(24), "reports": MonthlyReport.objects.only("month")[:24],
+        "maps": [("Pedidos sem táxi (não atendidos e encaminhados ao operador), por local do embarque",
+                  maps.unanswered_map(period)),
+                 ("Ocupação dos pontos no período", maps.occupancy_map(ranks))],
         "charts": [
             ("Pedidos por dia", charts.bars("chart-requests-day", "Pedidos por dia", [_day(r["key"]) for r in days],
                                             [r["requests"] for r in days], every=every)),
@@ -63,6 +104,9 @@ def indicators_page(request):
             ("Valor bruto por semana (R$)", charts.bars(
                 "chart-gross-week", "Valor bruto por semana", [f"sem. {_day(w['key'])}" for w in weeks],
                 [float(w["gross"]) for w in weeks], unit="")),
+            ("Ocupação dos pontos (% do tempo com ao menos um táxi)", charts.hbars(
+                "chart-rank-occupancy", "Ocupação dos pontos", [r["name"] for r in ranks[:BAIRROS_CHARTED]],
+                [round(100 * (r["occupancy"] or 0), 1) for r in ranks[:BAIRROS_CHARTED]], unit="%")),
             ("Frota agora", charts.hbars(
                 "chart-fleet", "Frota agora", ["Podem trabalhar", *(f"{r['label']} ({r['article']})"
                                                                    for r in state["blocked_by_reason"])],

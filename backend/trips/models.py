@@ -124,7 +124,10 @@ class Ride(models.Model):
                 name="one_open_ride_per_passenger",
             ),
         ]
-        indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"])]
+        # requested_at, completed_at: the indicators count the days their nightly rollup does not hold yet (today).
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["permit", "completed_at"]),
+                   models.Index(fields=["requested_at"], name="ride_requested_at"),
+                   models.Index(fields=["completed_at"], name="ride_completed_at")]
 
     def __str__(self):
         return _("Corrida nº %(id)s") % {"id": self.pk}

@@ -11,7 +11,7 @@ from .indicator_fixtures import month_end_rides
 
 pytestmark = pytest.mark.django_db
 ENDPOINTS = ["/api/indicators/service/", "/api/indicators/bairros/", "/api/indicators/permits/",
-             "/api/indicators/fleet/", "/api/indicators/money/"]
+             "/api/indicators/fleet/", "/api/indicators/money/", "/api/indicators/ranks/"]
 
 
 @pytest.mark.parametrize("url", ENDPOINTS)
@@ -71,8 +71,13 @@ def test_every_chart_is_drawn_with_the_demo_data(client):
     assert page.status_code == 200
     html = page.content.decode()
     charts = re.findall(r'<svg id="(chart-[a-z-]+)" class="chart" data-bars="(\d+)"', html)
-    assert len(charts) == 7
+    assert len(charts) == 8
     assert all(int(bars) > 0 for _, bars in charts), charts
+    drawn = re.findall(r'<svg id="(map-[a-z]+)" class="map" data-marks="(\d+)"', html)
+    assert [name for name, _ in drawn] == ["map-unanswered", "map-ranks"]
+    assert all(int(marks) > 0 for _, marks in drawn), drawn  # the demo's unanswered requests and its four ranks
+    assert html.count('<path class="streets" d="M') == 2 and html.count('<circle class="mark"') == sum(int(m) for _, m in drawn)
+    assert "Praça Cel. Pacheco de Medeiros" in html and 'class="n h' in html  # the occupancy table, shaded
     assert "Centro" in html and "Podem trabalhar" in html and "TX-093" in html  # a bairro; TX-093 is suspended
     for reason in ("alvará vencido", "reprovado na vistoria", "vistoria vencida", "permissão suspensa", "veículo acima da idade"):
         assert reason in html  # the demo's blocked cabs, each reason in pt-BR (no law-core code shown)

@@ -1,5 +1,5 @@
 """DIMUTRAN's indicators page in Chromium against a running Daphne with the demo data (seed_demo and
-seed_demo_rides): every chart drawn, the tables filled, a screenshot to look at (test-artifacts/indicators/)."""
+seed_demo_rides): every chart and map drawn, the tables filled, a screenshot to look at (test-artifacts/indicators/)."""
 
 from __future__ import annotations
 
@@ -43,12 +43,19 @@ def test_dimutran_sees_every_chart_drawn(demo_platform, browser):  # noqa: F811
         page.locator("input[type=submit]").click()
         expect(page.locator("h1")).to_contain_text("Indicadores do serviço de táxi", timeout=15000)
         charts = page.locator("svg.chart")
-        expect(charts).to_have_count(7)
-        for i in range(7):
+        expect(charts).to_have_count(8)
+        for i in range(8):
             chart = charts.nth(i)
             assert int(chart.get_attribute("data-bars")) > 0, chart.get_attribute("id")
             box = chart.locator("rect.bar").first.bounding_box()
             assert box and box["width"] > 0 and box["height"] > 0  # drawn, not only present
+        for map_id in ("map-unanswered", "map-ranks"):  # drawn over the streets, marks inside the frame
+            drawn = page.locator(f"#{map_id}")
+            assert int(drawn.get_attribute("data-marks")) > 0, map_id
+            assert drawn.locator("path.streets").bounding_box()["width"] > 300
+            box = drawn.locator("circle.mark").first.bounding_box()
+            assert box and box["width"] > 0 and box["height"] > 0
+        expect(page.locator("section[aria-labelledby=t-ranks] tbody tr").first).to_contain_text("Praça")
         expect(page.locator("#t-bairros")).to_be_visible()
         assert page.locator("section[aria-labelledby=t-bairros] tbody tr").count() >= 3
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import csv
 import io
 from datetime import date, timedelta
 
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from backend.csv_cells import SafeWriter
 
-from .. import open_data
+from .. import open_data, open_schemas
 from ..periods import YEARS, Period
 
 
@@ -112,3 +112,13 @@ class TripsCSVView(OpenView):
                    parameters=[MonthQuery], responses={(200, "text/csv"): OpenApiTypes.STR, 400: OpenApiTypes.OBJECT})
     def get(self, request):
         return _csv(_trips(request)["celulas"], list(open_data.SCHEMAS["viagens"]), "viagens.csv")
+
+
+class SchemaView(OpenView):
+    @extend_schema(tags=["open-data"], summary="O esquema publicado de um conjunto: Table Schema (CSV) ou JSON Schema",
+                   responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
+    def get(self, request, name):
+        found = open_schemas.schema(name)
+        if found is None:
+            raise Http404("Esquema desconhecido.")
+        return JsonResponse(found, json_dumps_params={"ensure_ascii": False})

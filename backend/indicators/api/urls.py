@@ -8,6 +8,7 @@ urlpatterns = [
     path("indicators/permits/", views.PermitsView.as_view(), name="indicators-permits"),
     path("indicators/fleet/", views.FleetView.as_view(), name="indicators-fleet"),
     path("indicators/money/", views.MoneyView.as_view(), name="indicators-money"),
+    path("indicators/ranks/", views.RanksView.as_view(), name="indicators-ranks"),
 ]
 
 urlpatterns += [
@@ -18,4 +19,5 @@ urlpatterns += [
     path("open/fleet.csv", open_views.FleetCSVView.as_view(), name="open-fleet-csv"),
     path("open/trips.json", open_views.TripsJSONView.as_view(), name="open-trips-json"),
     path("open/trips.csv", open_views.TripsCSVView.as_view(), name="open-trips-csv"),
+    path("open/schemas/<slug:name>.json", open_views.SchemaView.as_view(), name="open-schema"),
 ]

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from backend.api.permissions import IsDimutran
 
-from .. import fleet, labels, money, permits, service
+from .. import fleet, labels, money, permits, rank_occupancy, service
 from ..periods import GRAINS, MAX_DAYS, YEARS, Period
 
 DEFAULT_DAYS = 28  # four weeks up to today when no period is given
@@ -111,3 +111,12 @@ class MoneyView(APIView):
         weeks = [{**week, "gross": str(week["gross"])} for week in money.gross_by_week(period)]
         return Response({**_period(period), "labels": labels.MONEY, "weeks": weeks,
                          "held": {**held, "total": str(held["total"])}})
+
+
+class RanksView(APIView):
+    permission_classes = [IsDimutran]
+
+    @_schema("Ocupação dos pontos por hora do dia: parcela do tempo com táxi no ponto e média de táxis")
+    def get(self, request):
+        period = period_of(request)["period"]
+        return Response({**_period(period), "labels": labels.RANKS, "rows": rank_occupancy.rank_occupancy(period)})

@@ -1,0 +1,165 @@
+"""DIMUTRAN's indicators over a year of simulated rides: the page's computation against a naive per-row one.
+
+A fresh SQLite database (or ``DATABASE_URL``) gets ``n`` rides (default 500,000) requested over the 365 days up to
+yesterday, written with ``bulk_create``, with the demo's mix of outcomes (served, cancelled by whom, no cab,
+no-shows) and pickups spread over the town. Then, over that year:
+
+* **rollup**: the nightly job's work for the year (``backend.indicators.rollup``: every closed day), timed once;
+* **page**: ``GET /dimutran/indicadores/?first=…&last=…`` as DIMUTRAN (every selector the page reads, the charts,
+  the maps, the tables, the template), best of 3, and each selector alone, reading the rollup (``--live``: without
+  it, counting every ride in the database as before the rollup);
+* **naive**: one pass over every ride in Python (local day, hour and the bairro of its cell, sums and counts),
+  the per-row computation the database aggregation replaces. The bairro is looked up per 0.001° cell, cached,
+  exactly as the selectors do: the comparison is of the counting, not of the gazetteer.
+
+Run:  .venv/bin/python benchmarks/indicators_bench.py [n_rides] [--live]
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+TMP = tempfile.mkdtemp(prefix="indicators-bench-")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{TMP}/bench.sqlite3")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")  # a benchmark is development
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from backend.indicators import money, rank_occupancy, service  # noqa: E402
+from backend.indicators.demo import HOURS, PLACES  # noqa: E402
+from backend.indicators.periods import LOCAL, Period  # noqa: E402
+from backend.indicators.rollup import days_to_roll_up, roll_up_day  # noqa: E402
+from backend.trips.models import Ride  # noqa: E402
+
+BATCH = 5000
+
+
+def simulate(n: int, period: Period) -> None:
+    """``n`` past rides over the period, deterministic; ``requested_at`` written as given (not auto_now_add)."""
+    field = Ride._meta.get_field("requested_at")
+    field.auto_now_add = False  # a benchmark writes the past directly
+    rng = random.Random(1242)
+    days = (period.last - period.first).days + 1
+    places, weights = [p for p, _ in PLACES], [w for _, w in PLACES]
+    batch = []
+    for i in range(n):
+        hour = rng.choices(range(24), weights=HOURS)[0]
+        day = period.first + timedelta(days=rng.randrange(days))
+        at = datetime(day.year, day.month, day.day, hour, rng.randrange(60), tzinfo=LOCAL)
+        (lat, lon), = rng.choices(places, weights=weights)
+        ride = Ride(pickup_lat=lat + rng.uniform(-0.004, 0.004), pickup_lon=lon + rng.uniform(-0.004, 0.004),
+                    created_by="passenger" if i % 3 else "operator", requested_at=at, status="cancelled",
+                    offered_at=at + timedelta(seconds=rng.randint(5, 60)))
+        roll = rng.random()
+        if roll < 0.78:
+            ride.arriving_at = ride.offered_at + timedelta(minutes=rng.randint(3, 12))
+            ride.on_board_at = ride.arriving_at + timedelta(minutes=1)
+            ride.completed_at = ride.on_board_at + timedelta(minutes=rng.randint(6, 22))
+            ride.status, ride.fare = "completed", Decimal(rng.randint(1200, 4200)) / 100
+        elif roll < 0.89:
+            ride.cancelled_by = "passenger" if roll < 0.86 else "operator"
+        elif roll < 0.95:
+            ride.offered_at, ride.escalated, ride.cancelled_by = None, True, "no_cab"
+        else:
+            ride.arriving_at = ride.offered_at + timedelta(minutes=5)
+            ride.cancelled_by, ride.cancel_reason = "driver", "passenger_absent"
+        batch.append(ride)
+        if len(batch) == BATCH:
+            Ride.objects.bulk_create(batch)
+            batch = []
+    Ride.objects.bulk_create(batch)
+    field.auto_now_add = True
+
+
+def naive(period: Period) -> dict:
+    """Every ride read into Python and counted row by row: per day, per hour, per bairro, and gross per week."""
+    by_day, by_hour, by_bairro, weeks = (defaultdict(lambda: defaultdict(float)) for _ in range(4))
+    rows = Ride.objects.filter(**period.window("requested_at"), created_by__in=service.REQUEST_ORIGINS).values_list(
+        "requested_at", "status", "cancelled_by", "cancel_reason", "escalated", "on_board_at", "offered_at",
+        "arriving_at", "pickup_lat", "pickup_lon", "fare", "fare_held", "completed_at")
+    for at, status, by, reason, escalated, boarded, offered, arriving, lat, lon, fare, held, done in rows.iterator(2000):
+        local = at.astimezone(LOCAL)
+        bairro = service.bairro_of_cell(round(lat * service.CELLS_PER_DEGREE), round(lon * service.CELLS_PER_DEGREE))
+        for bucket in (by_day[local.date()], by_hour[local.hour], by_bairro[bairro]):
+            bucket["requests"] += 1
+            bucket["served"] += boarded is not None
+            bucket["escalated"] += escalated
+            bucket["unanswered"] += status == "cancelled" and by == "no_cab"
+            bucket[f"cancelled_{by}"] += status == "cancelled" and bool(by)
+            bucket["no_shows"] += by == "driver" and reason == service.NO_SHOW_REASON
+            if offered:
+                bucket["offer_s"] += (offered - at).total_seconds()
+                bucket["offer_n"] += 1
+            if arriving:
+                bucket["pickup_s"] += (arriving - at).total_seconds()
+                bucket["pickup_n"] += 1
+        if status == "completed" and done and not held and fare is not None:
+            monday = done.astimezone(LOCAL).date()
+            weeks[monday - timedelta(days=monday.weekday())]["gross"] += float(fare)
+    return {"days": by_day, "hours": by_hour, "bairros": by_bairro, "weeks": weeks}
+
+
+def best_of(fn, times: int = 3) -> float:
+    out = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return min(out)
+
+
+def main(n: int = 500_000, live: bool = False) -> None:
+    setup_test_environment()
+    t0 = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    today = timezone.localdate()
+    year = Period(today - timedelta(days=365), today - timedelta(days=1))
+    simulate(n, year)
+    print(f"{connection.vendor}, {platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} CPUs; {Ride.objects.count():,} rides over {year.first}..{year.last} "
+          f"written in {time.perf_counter() - t0:.1f} s")
+    if not live:
+        t0 = time.perf_counter()
+        days = days_to_roll_up(today)
+        for day in days:
+            roll_up_day(day, timezone.now())
+        print(f"rollup of {len(days)} closed days (the nightly job's first run): {time.perf_counter() - t0:.1f} s")
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("bench", password="bench-only"))
+    query = {"first": year.first.isoformat(), "last": year.last.isoformat()}
+    assert client.get("/dimutran/indicadores/", query).status_code == 200  # warm: the gazetteer, the streets
+    page = best_of(lambda: client.get("/dimutran/indicadores/", query))
+    parts = {
+        "service_total": lambda: service.service_total(year), "service per day": lambda: service.service(year, "day"),
+        "service per hour": lambda: service.service(year, "hour"), "by bairro": lambda: service.service_by_bairro(year),
+        "gross per week": lambda: money.gross_by_week(year), "rank occupancy": lambda: rank_occupancy.rank_occupancy(year),
+    }
+    for name, fn in parts.items():
+        print(f"  {name:<18} {best_of(fn) * 1000:8.0f} ms")
+    per_row = best_of(lambda: naive(year), times=1)
+    print(f"page (whole view, best of 3): {page:.2f} s; naive per-row: {per_row:.2f} s; ratio {per_row / page:.1f}x")
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if a != "--live"]
+    main(int(args[0]) if args else 500_000, live="--live" in sys.argv)
