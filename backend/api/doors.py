@@ -11,6 +11,12 @@ _RANKS = "backend.ranks.services"
 _ENFORCEMENT = "backend.enforcement.services"
 
 API_DOORS = {
+    "POST /api/infraction-types/": f"{_ENFORCEMENT}.catalogue.record_version",
+    "POST /api/parameters/": "backend.parameters.services.record_act",
+    "POST /api/rides/{ride_id}/share/": "dispatch.safety.share_ride",
+    "DELETE /api/rides/{ride_id}/share/": "dispatch.safety.revoke_shares",
+    "POST /api/rides/{ride_id}/sos/": "dispatch.safety.raise_sos",
+    "POST /api/sos/{alert_id}/ack/": "dispatch.safety.acknowledge",
     "POST /api/absence-justifications/": f"{_RANKS}.ranks.file_justification",
     "POST /api/absence-justifications/{pk}/accept/": f"{_RANKS}.ranks.decide_justification",
     "POST /api/absence-justifications/{pk}/refuse/": f"{_RANKS}.ranks.decide_justification",
@@ -65,7 +71,7 @@ API_DOORS = {
     "PATCH /api/ranks/{pk}/": f"{_RANKS}.ranks.update_rank",
     "DELETE /api/ranks/{pk}/": f"{_RANKS}.ranks.cancel_rank",
     "POST /api/ranks/{pk}/observations/": f"{_RANKS}.ranks.record_observation",
-    "POST /api/ranks/{pk}/titulars/": f"{_RANKS}.ranks.assign_rank",
+    "POST /api/ranks/{pk}/titulars/": f"{_RANKS}.ranks.designate_titular",
     "POST /api/ratings/": "backend.ratings.services.rate_ride",
     "POST /api/renewals/{pk}/documents/": f"{_REGISTRY}.permits.update_renewal_documents",
     "POST /api/rides/{pk}/release-fare/": "backend.trips.services.release_fare",
@@ -83,7 +89,6 @@ API_DOORS = {
     "POST /api/meter/recompute/": "backend.tariffs.services.recompute_trip",
 }
 
-_CLASS_3 = "legal amounts and terms become dated, sourced acts (issue #28, class 3)"
 _CALENDAR = "the municipal calendar is data DIMUTRAN maintains, sourced per day (Art. 45, II)"
 
 API_EXEMPT = {
@@ -93,14 +98,6 @@ API_EXEMPT = {
     "POST /api/passengers/": "a passenger's name and phone; no rule of the law reads them",
     "DELETE /api/me/pix-key/": "where a person receives payouts (docs/payments.md); no rule of the law reads it",
     "POST /api/auxiliaries/{pk}/pix-receiver/": "whose Pix key receives the fares (docs/payments.md); no rule reads it",
-    "POST /api/infraction-types/": _CLASS_3,
-    "PUT /api/infraction-types/{pk}/": _CLASS_3,
-    "PATCH /api/infraction-types/{pk}/": _CLASS_3,
-    "DELETE /api/infraction-types/{pk}/": _CLASS_3,
-    "POST /api/parameters/": _CLASS_3,
-    "PUT /api/parameters/{pk}/": _CLASS_3,
-    "PATCH /api/parameters/{pk}/": _CLASS_3,
-    "DELETE /api/parameters/{pk}/": _CLASS_3,
     "POST /api/municipal-holidays/": _CALENDAR,
     "PUT /api/municipal-holidays/{pk}/": _CALENDAR,
     "PATCH /api/municipal-holidays/{pk}/": _CALENDAR,

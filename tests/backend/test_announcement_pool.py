@@ -177,7 +177,7 @@ def _held_pool_scenario(private_redis, monkeypatch, hold_seconds: float, prefix:
         for channel in channels:
             await layer.group_add(RIDE, channel)
         held = [asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=hold_seconds)) for _ in range(2)]
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # a duration, not a wait: the held commands go out first and take both connections
         for version in range(1, 21):
             events.post(RIDE, ride_update(version))
         await asyncio.gather(*held)

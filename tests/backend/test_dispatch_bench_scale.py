@@ -38,7 +38,7 @@ def test_the_second_load_burns_about_its_duty_of_a_core():
         while burner.cpu() < 0.05 and time.monotonic() < deadline:  # polls: spawning takes a while on a busy machine
             time.sleep(0.1)
         cpu0, t0 = burner.cpu(), time.perf_counter()
-        time.sleep(2.0)
+        time.sleep(2.0)  # a duration, not a wait: the burner's share is measured over two seconds
         share = (burner.cpu() - cpu0) / (time.perf_counter() - t0)
     finally:
         burner.stop()

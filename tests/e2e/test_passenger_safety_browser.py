@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from .client import driver, free_at
-from .test_console_browser import ARTIFACTS, TICK, _console, expect
+from .client import driver, free_at, wait_flushed
+from .test_console_browser import ARTIFACTS, _console, expect
 from .test_passenger_account_browser import _drive
 from .test_passenger_waiting_browser import _django
 
@@ -53,7 +53,7 @@ def test_shared_ride_code_and_sos_in_the_browser(platform, browser, drivers):
     ARTIFACTS_SAFETY.mkdir(parents=True, exist_ok=True)
     cab = world["cabs"][3]
     d = drivers.run(_connect(port, cab["token"], lat - 0.002, lon))
-    time.sleep(TICK)
+    wait_flushed(world, (cab, lat - 0.002, lon))
     context, page, errors = _passenger_page(browser, port, world["passenger_token"], lat, lon)
     console, op_page, op_errors = _console(browser, platform)
     followers = []
