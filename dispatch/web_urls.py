@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import pwa, views
 
 app_name = "dispatch_web"
 
@@ -12,4 +12,7 @@ urlpatterns = [
     path("central/chamadas.json", views.caller_history, name="caller-history"),
     path("pontos/filas.json", views.rank_queues, name="rank-queues"),
     path("passageiro/", views.passenger, name="passenger"),
+    path("passageiro/sw.js", pwa.service_worker, name="service-worker"),
+    path("passageiro/manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("favicon.ico", pwa.favicon, name="favicon"),
 ]

@@ -15,7 +15,7 @@ from taxilaw.meter import Fix, Meter
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 from .client import driver, free_at
-from .conftest import fill_address
+from .conftest import fill_address, mark_pickup
 from .test_console_browser import ARTIFACTS, TICK, expect
 
 pytestmark = pytest.mark.e2e
@@ -61,9 +61,7 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
     context, page, errors = _page(browser, port, world["passenger_token"])
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
-        page.dispatch_event("#pickup-lon", "change")
+        mark_pickup(page, lat, lon)
         fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros")
         page.check("#pick-destination")
         page.locator("#map").click(position={"x": 420, "y": 180})  # the destination by a click on the map

@@ -84,7 +84,7 @@
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
       layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
       if (fit === "boundary" && !map.taxiFramed) map.taxiAutoFit(layers.boundary.getBounds(), { padding: [8, 8] });
-    }).catch(function () { notice("Não foi possível carregar o limite do município.", "error"); });
+    }).catch(function () { if (navigator.onLine) notice("Não foi possível carregar o limite do município.", "error"); }); // offline: the page says so once
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
       if (fit === "zone") map.taxiAutoFit(layers.zone.getBounds().pad(0.15));
@@ -128,7 +128,7 @@
       window.TaxiMapTiming = { streets: data.features.length, firstDrawMs: Math.round((window.performance ? performance.now() : 0) - t0) };
       map.fire("streetsready");
       drawLabels();
-    }).catch(function () { notice("Não foi possível carregar as ruas do mapa.", "error"); });
+    }).catch(function () { if (navigator.onLine) notice("Não foi possível carregar as ruas do mapa.", "error"); });
     function drawLabels() {
       labels.clearLayers();
       if (!layers.streets || map.getZoom() < 16) return;
@@ -162,7 +162,7 @@
   /** An address box: suggestions as the person types (GET /api/addresses/?q=), as DOM nodes; onPick(suggestion). */
   function addressSearch(input, list, headers, onPick) {
     var timer = null, seq = 0;
-    function clear() { list.textContent = ""; list.hidden = true; }
+    function clear() { list.textContent = ""; list.hidden = true; input.setAttribute("aria-expanded", "false"); }
     function render(body) {
       list.textContent = "";
       if (body.message) list.appendChild(el("li", { class: "hint", text: body.message }));
@@ -174,6 +174,7 @@
         list.appendChild(li);
       });
       list.hidden = !list.firstChild;
+      input.setAttribute("aria-expanded", String(!list.hidden));
     }
     input.addEventListener("input", function () {
       clearTimeout(timer);
@@ -183,7 +184,7 @@
         var mine = ++seq;
         fetch("/api/addresses/?q=" + encodeURIComponent(q.slice(0, 200)), { credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers()) })
           .then(function (r) { return r.json(); })
-          .then(function (body) { if (mine === seq) render(body); })
+          .then(function (body) { if (mine === seq && document.activeElement === input) render(body); }) // not after she left the box
           .catch(function () {});
       }, 180);
     });
@@ -239,6 +240,8 @@
       resync: function () { if (api.isOpen()) { resyncing = true; ws.close(); } },
       /** Drop the connection as a network failure would (the page reconnects by itself). */
       drop: function () { if (ws) ws.close(4000, "drop"); },
+      /** Try now (the phone is back online), not after the back-off's wait. */
+      reconnect: function () { if (stopped || ws) return; clearTimeout(timer); open(); },
       stop: function () { stopped = true; clearTimeout(timer); if (ws) ws.close(); },
       start: function () { stopped = false; attempts = 0; if (!ws) open(); }
     };
