@@ -31,7 +31,8 @@ self.addEventListener("fetch", function (event) {
     if (res.ok) { var copy = res.clone(); caches.open(CACHE).then(function (c) { c.put(key, copy); }); }
     return res;
   }).catch(function () {
-    return caches.match(key).then(function (hit) { return hit || Response.error(); });
+    // ignoreVary: the answers vary on Accept-Language (one language here), which the worker's own requests lack
+    return caches.match(key, { ignoreVary: true }).then(function (hit) { return hit || Response.error(); });
   }));
 });
 
