@@ -170,7 +170,12 @@
         var li = el("li", { class: "suggestion", tabindex: "0", role: "option", "data-name": s.name, text: s.label + (s.kind === "landmark" ? " (local)" : "") });
         function pick(ev) { ev.preventDefault(); clear(); onPick(s); }
         li.addEventListener("mousedown", pick);
-        li.addEventListener("keydown", function (ev) { if (ev.key === "Enter") pick(ev); });
+        li.addEventListener("keydown", function (ev) {
+          if (ev.key === "Enter" || ev.key === " ") pick(ev);
+          else if (ev.key === "ArrowDown" && li.nextElementSibling) { ev.preventDefault(); li.nextElementSibling.focus(); }
+          else if (ev.key === "ArrowUp") { ev.preventDefault(); (li.previousElementSibling || input).focus(); }
+          else if (ev.key === "Escape") { clear(); input.focus(); }
+        });
         list.appendChild(li);
       });
       list.hidden = !list.firstChild;
@@ -192,7 +197,10 @@
       if (ev.key === "ArrowDown" && list.firstChild) { ev.preventDefault(); (list.querySelector(".suggestion") || list.firstChild).focus(); }
       if (ev.key === "Escape") clear();
     });
-    input.addEventListener("blur", function () { setTimeout(clear, 200); });
+    // Gone when the focus leaves both the box and its list (a keyboard user reading the suggestions keeps them).
+    function leftBoth() { setTimeout(function () { if (document.activeElement !== input && !list.contains(document.activeElement)) clear(); }, 200); }
+    input.addEventListener("blur", leftBoth);
+    list.addEventListener("focusout", leftBoth);
     return { clear: clear };
   }
 
