@@ -67,6 +67,7 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
         page.locator("#map").click(position={"x": 420, "y": 180})  # the destination by a click on the map
         expect(page.locator("path.destination-marker")).to_have_count(1)
         page.fill("#destination-address", "Rodoviária <b>de</b> Muriaé")
+        page.locator("#destination-address").blur()  # done typing: no suggestion list over the button
         estimate = page.locator("#estimate")
         expect(estimate).to_contain_text(re.compile(r"Estimativa: R\$\s?\d+,\d\d a R\$\s?\d+,\d\d"), timeout=10000)
         expect(estimate).to_contain_text("Bandeira")
@@ -94,6 +95,12 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
         item.get_by_role("button", name="Registrar reclamação").click()
         expect(item.locator(".complaint-filed")).to_contain_text(re.compile(r"Reclamação nº \d+ registrada"), timeout=10000)
         complaint_id = re.search(r"nº (\d+)", item.locator(".complaint-filed").inner_text()).group(1)
+        # After a reload the page knows: rated, complaint filed; neither is offered again.
+        page.reload()
+        expect(item.locator(".complaint-filed")).to_have_text(f"Reclamação nº {complaint_id} registrada.", timeout=10000)
+        expect(item).to_contain_text("Corrida avaliada.")
+        expect(item.get_by_role("button", name="Enviar avaliação")).to_have_count(0)
+        expect(item.locator("summary", has_text="Reclamar")).to_have_count(0)
         page.screenshot(path=str(ARTIFACTS_PASSENGER / "history.png"), full_page=True)
 
         with context.expect_page() as popup:

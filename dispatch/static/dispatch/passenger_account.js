@@ -32,6 +32,11 @@
   }
 
   // --- fare estimate (POST /api/fare-estimate/) ---------------------------------------------------
+  /** "cerca de 1,2 a 1,6 km"; "cerca de 0,3 km" when both ends read the same. */
+  function kmRange(lowM, highM) {
+    var km = function (m) { return (m / 1000).toFixed(1).replace(".", ","); }, low = km(lowM), high = km(highM);
+    return "cerca de " + (low === high ? low : low + " a " + high) + " km";
+  }
   function estimate(pts) {
     clearTimeout(estimateTimer);
     if (!pts.pickup || !pts.destination) { estimateBox.hidden = true; return; }
@@ -46,7 +51,7 @@
           var e = res.body;
           estimateBox.className = "estimate";
           estimateBox.appendChild(el("strong", { text: "Estimativa: " + e.low_display + " a " + e.high_display }));
-          estimateBox.appendChild(el("span", { class: "hint", text: " · Bandeira " + (e.flag === 2 ? "II" : "I") + " (" + e.flag_label + (e.holiday_name ? ": " + e.holiday_name : "") + ") · cerca de " + (e.low_m / 1000).toFixed(1).replace(".", ",") + "–" + (e.high_m / 1000).toFixed(1).replace(".", ",") + " km" }));
+          estimateBox.appendChild(el("span", { class: "hint", text: " · Bandeira " + (e.flag === 2 ? "II" : "I") + " (" + e.flag_label + (e.holiday_name ? ": " + e.holiday_name : "") + ") · " + kmRange(e.low_m, e.high_m) }));
           estimateBox.appendChild(el("br"));
           estimateBox.appendChild(el("small", { class: "hint", text: e.notice }));
         })
@@ -147,10 +152,11 @@
       li.appendChild(el("a", { href: r.receipt.screen, target: "_blank", rel: "noopener", class: "receipt-link", text: "Recibo" }));
       li.appendChild(document.createTextNode(" · "));
       li.appendChild(el("a", { href: r.receipt.pdf, target: "_blank", rel: "noopener", text: "PDF" }));
-      var rate = stars(r, function () { rate.replaceWith(el("p", { class: "hint", text: "Corrida avaliada." })); });
-      li.appendChild(rate);
+      if (r.rated) li.appendChild(el("p", { class: "hint", text: "Corrida avaliada." })); // one rating per ride, known after a reload
+      else { var rate = stars(r, function () { rate.replaceWith(el("p", { class: "hint", text: "Corrida avaliada." })); }); li.appendChild(rate); }
     }
-    if (r.status === "completed" || r.status === "cancelled") li.appendChild(complaint(r));
+    if (r.complaint) li.appendChild(el("p", { class: "hint complaint-filed", text: "Reclamação nº " + r.complaint.id + " registrada." }));
+    else if (r.status === "completed" || r.status === "cancelled") li.appendChild(complaint(r));
     return li;
   }
   function loadHistory() {
