@@ -6,7 +6,10 @@ test-artifacts/phone/ (docs/passenger-app.md)."""
 
 from __future__ import annotations
 
+import re
 import time
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -59,7 +62,17 @@ def assert_uncovered(page, selector: str, state: str) -> None:
     assert found["inView"] and found["onTop"], f"{state}: {selector} not in view or covered: {found}"
 
 
+# What a passenger must never read: a code (snake_case), a JavaScript leftover, English.
+NOT_PT_BR = re.compile(r"\b[a-z]+_[a-z_]+\b|\bundefined\b|\bnull\b|\bNaN\b|\b(?:the|error|invalid|cancelled|requested)\b|R\$ -")
+
+
+def assert_pt_br(page, state: str) -> None:
+    text = page.locator("body").inner_text()
+    assert not NOT_PT_BR.search(text), f"{state}: {NOT_PT_BR.search(text).group(0)!r} in the page"
+
+
 def shot(page, size, state: str) -> None:
+    assert_pt_br(page, state)
     ARTIFACTS_PHONE.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS_PHONE / f"{size[0]}x{size[1]}-{state}.png"))
 
@@ -148,6 +161,38 @@ def test_the_rides_state_is_always_in_view_on_a_phone(platform, browser, drivers
         context.close()
         if d is not None:
             drivers.run(d.close())
+
+
+@pytest.mark.article("Art. 66")
+def test_each_error_is_told_once_in_words(platform, browser):
+    """A place outside Muriaé says so (not "Mensagem inválida."); a booking time already past says so, once."""
+    world, port = platform.world, platform.ports[0]
+    context, page, errors = phone_page(browser, port, world["other_passenger_token"], (412, 915))
+    try:
+        expect(page.locator("#conn")).to_have_text("conectado", timeout=10000)
+        mark_pickup(page, -21.60, -41.90)  # far east of the municipality
+        page.fill("#pickup-address", "Fazenda longe")
+        page.get_by_role("button", name="Pedir táxi").click()
+        notice = page.locator("#notice")
+        expect(notice).to_contain_text("Muriaé", timeout=10000)
+        assert "Mensagem inválida" not in notice.inner_text()
+        assert_uncovered(page, "#notice", "outside")
+
+        lat, lon = world["centre"]
+        mark_pickup(page, lat, lon)
+        page.fill("#pickup-address", "Praça Cel. Pacheco de Medeiros")
+        page.locator("#booking summary").click()
+        yesterday = datetime.now(ZoneInfo("America/Sao_Paulo")) - timedelta(days=1)
+        page.fill("#booking-at", yesterday.strftime("%Y-%m-%dT%H:%M"))
+        page.get_by_role("button", name="Agendar", exact=True).click()
+        expect(notice).to_contain_text("já passaram", timeout=10000)
+        told = notice.inner_text()
+        assert told.count("já passaram") == 1 and "menos de" not in told, told
+        assert_uncovered(page, "#notice", "booking in the past")
+        shot(page, (412, 915), "7-booking-past")
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 async def _free(port, token, lat, lon):

@@ -37,6 +37,23 @@
     return s === "" ? NaN : Number(s);
   }
 
+  /** The words of every message in a refusal's ``fields`` (nested), each once; ``fallback`` when there are none. */
+  function fieldWords(fields) {
+    var parts = [];
+    (function walk(v) {
+      if (typeof v === "string") { if (parts.indexOf(v) < 0) parts.push(v); }
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") Object.keys(v).forEach(function (k) { walk(v[k]); });
+    })(fields);
+    return parts;
+  }
+  /** A socket's error frame as one sentence: what was wrong with the fields (a place outside Muriaé...), not
+      "Mensagem inválida.". */
+  function errorText(msg) {
+    var words = fieldWords(msg.fields);
+    return words.length ? words.join(" ") : (msg.message || "Não foi possível concluir; tente de novo.");
+  }
+
   function notice(text, kind) {
     var box = document.getElementById("notice");
     if (!box) return;
@@ -257,7 +274,7 @@
   }
 
   window.Taxi = {
-    el: el, tip: tip, parseCoord: parseCoord, showStreet: showStreet, addressSearch: addressSearch, reverseLookup: reverseLookup, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
+    el: el, tip: tip, errorText: errorText, fieldWords: fieldWords, parseCoord: parseCoord, showStreet: showStreet, addressSearch: addressSearch, reverseLookup: reverseLookup, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
     fmtDate: function (iso) { return iso ? dateFmt.format(new Date(iso)) : "—"; },
     fmtTime: function (iso) { return iso ? timeFmt.format(new Date(iso)) : "—"; },
     fmtMoney: function (v) { return v == null ? "—" : money.format(Number(v)); },

@@ -316,7 +316,7 @@
           case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); follow(); } break;
           case "error":
             if (msg.code === "bad_token" || msg.code === "session_ended") { /* session_ended: the token was replaced (erasure), then a 4401 close */ socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
-            else T.notice(msg.message || "Erro.", "error");
+            else T.notice(T.errorText(msg), "error");
             break;
           default: break;
         }

@@ -17,17 +17,15 @@
   }
   /** A 400's messages as one line: field messages, the law core's reasons, or the detail. */
   function problem(res) {
-    var b = res.body || {}, parts = [];
+    // One message per error: the law's reasons when there are any (the fields and the detail repeat them), each once.
+    var b = res.body || {};
     if (res.status === 429) return "Muitos pedidos seguidos; tente de novo em instantes.";
-    if (Array.isArray(b.reasons)) b.reasons.forEach(function (r) { parts.push(r.message); });
-    var fields = b.fields || b;
-    Object.keys(fields).forEach(function (k) {
-      var v = fields[k];
-      if (k === "reasons" || k === "code" || k === "articles") return;
-      if (Array.isArray(v)) parts.push(v.map(function (x) { return typeof x === "string" ? x : JSON.stringify(x); }).join(" "));
-      else if (typeof v === "string") parts.push(v);
-      else if (v && typeof v === "object") Object.keys(v).forEach(function (kk) { parts.push([].concat(v[kk]).join(" ")); });
-    });
+    var parts = Array.isArray(b.reasons) ? T.fieldWords(b.reasons.map(function (r) { return r.message; })) : [];
+    if (!parts.length) {
+      var fields = Object.assign({}, b.fields || b);
+      ["reasons", "code", "articles"].forEach(function (k) { delete fields[k]; });
+      parts = T.fieldWords(fields);
+    }
     return parts.join(" ") || "Não foi possível concluir.";
   }
 
