@@ -177,6 +177,7 @@ def test_each_error_is_told_once_in_words(platform, browser):
         expect(notice).to_contain_text("Muriaé", timeout=10000)
         assert "Mensagem inválida" not in notice.inner_text()
         assert_uncovered(page, "#notice", "outside")
+        expect(page.locator("#recent")).to_be_hidden()  # a refused place is not offered again
 
         lat, lon = world["centre"]
         mark_pickup(page, lat, lon)

@@ -160,7 +160,6 @@
     ev.preventDefault();
     var pts = points();
     if (!pts.pickup) { T.notice("Marque o embarque no mapa ou use sua localização.", "error"); return; }
-    remember(pts.pickup); remember(pts.destination);
     var frame = { type: "ride_request", pickup: pts.pickup };
     if (pts.destination) frame.destination = pts.destination;
     if (socket && socket.isOpen()) { socket.send(frame); T.notice(SENT, "info"); return; }
@@ -283,6 +282,7 @@
     if (!ride || ride.id === r.id || OPEN.indexOf(r.status) >= 0) ride = r;
     if (ride === r) {
       if (prev && prev.id === r.id && prev.status !== r.status) T.notice(""); // the last step's words are stale now
+      if (!prev || prev.id !== r.id) { remember(r.pickup); remember(r.destination); } // places the central took, not refused ones
       if (prev && prev.id === r.id && prev.cab_position && !r.cab_position) r.cab_position = prev.cab_position;
       explain(prev, r);
       if (r.status === "arriving" && (!prev || prev.id !== r.id || prev.status !== "arriving")) { chime(); T.notice("Seu táxi chegou!", "ok"); }
