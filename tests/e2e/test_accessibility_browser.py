@@ -42,7 +42,7 @@ def _context(browser, size, passenger=None, cookie=None):
     return context
 
 
-@pytest.mark.article("Lei 13.146/2015, Art. 63")
+@pytest.mark.article("Art. 66")
 @pytest.mark.parametrize("size", [(360, 740), (1280, 900)], ids=["phone", "desktop"])
 def test_axe_finds_no_wcag_22_aa_violation_on_the_public_pages(platform, browser, size):
     world, base = platform.world, f"http://127.0.0.1:{platform.ports[0]}"
@@ -66,7 +66,7 @@ def test_axe_finds_no_wcag_22_aa_violation_on_the_public_pages(platform, browser
         context.close()
 
 
-@pytest.mark.article("Lei 13.146/2015, Art. 63")
+@pytest.mark.article("Art. 66")
 def test_axe_finds_no_wcag_22_aa_violation_on_the_console(platform, browser):
     context = _context(browser, (1280, 900), cookie=platform.world["operator"]["session"])
     try:
@@ -88,7 +88,7 @@ def _tab_to(page, accessible_name: str, limit: int = 60) -> None:
     raise AssertionError(f"Tab never reached {accessible_name!r}")
 
 
-@pytest.mark.article("Lei 13.146/2015, Art. 63", "Art. 66")
+@pytest.mark.article("Art. 66")
 def test_a_ride_is_requested_followed_and_cancelled_with_the_keyboard_alone(platform, browser):
     context = _context(browser, (412, 915), passenger=platform.world["other_passenger_token"])
     try:
