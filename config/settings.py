@@ -246,6 +246,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": [SELF, UNSAFE_INLINE],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
+        "worker-src": [SELF],  # the passenger page's service worker (/passageiro/sw.js)
+        "manifest-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

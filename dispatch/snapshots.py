@@ -13,6 +13,7 @@ from backend.registry.models import Permit, Person
 from backend.trips.models import ACTIVE_RIDE_STATUSES, OPEN_RIDE_STATUSES, Passenger, Ride, RideStatus
 from backend.trips.services import fare_hold_reasons
 from taxilaw import accessibility
+from taxilaw.cancellation import reason_for_passenger
 
 from . import give_up, safety, storm_sql, wire
 from .models import Cab, Offer, OfferStatus
@@ -68,7 +69,8 @@ def ride(ride: Ride) -> dict:
         "completed_at": _dt(ride.completed_at),
         "cancelled_at": _dt(ride.cancelled_at),
         "cancelled_by": ride.cancelled_by,  # the passenger page explains who cancelled and why
-        "cancel_reason": ride.cancel_reason,
+        # in words: a driver's reason is stored as its code (taxilaw.cancellation), the passenger reads a sentence
+        "cancel_reason": _(reason_for_passenger(ride.cancel_reason)) if ride.cancelled_by == "driver" else ride.cancel_reason,
         "fare": str(ride.fare) if ride.fare is not None else None,
         "permit": ride.credentials.get("permit"),
         "payment": payment_snapshot.payment(ride),  # 1.3: how the fare was paid (docs/payments.md)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import safety_views, views
+from . import pwa, safety_views, views
 
 app_name = "dispatch_web"
 
@@ -16,4 +16,7 @@ urlpatterns = [
     # a ride shared by its passenger (docs/passenger-safety.md): public, read-only, while the ride lasts
     path("acompanhar/<str:token>/", safety_views.follow_page, name="follow"),
     path("acompanhar/<str:token>/estado.json", safety_views.follow_state, name="follow-state"),
+    path("passageiro/sw.js", pwa.service_worker, name="service-worker"),
+    path("passageiro/manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("favicon.ico", pwa.favicon, name="favicon"),
 ]

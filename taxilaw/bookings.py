@@ -55,6 +55,9 @@ def check_booking(now: datetime, pickup_at: datetime, params: BookingParams = DE
     """May a ride be booked for ``pickup_at`` (aware) at ``now``? (Art. 66)."""
     if pickup_at.tzinfo is None or pickup_at.utcoffset() is None:
         raise ValueError("a booking needs an aware pickup time")
+    if pickup_at <= now:  # told as what it is, not as "too soon" (issue #30 item 7)
+        return Decision.refuse(Reason(ARTICLE, "booking_in_past", _(
+            "A data e a hora escolhidas já passaram; escolha um horário futuro ou peça o táxi agora.")))
     if pickup_at < now + timedelta(minutes=params.min_ahead_minutes):
         return Decision.refuse(Reason(ARTICLE, "booking_too_soon", _(
             "Para embarcar em menos de {minutes} minutos, peça o táxi agora."), {"minutes": params.min_ahead_minutes}))

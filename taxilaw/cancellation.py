@@ -39,6 +39,20 @@ REASON_LABELS = {
     CancelReason.VEHICLE_PROBLEM: _("Problema no veículo"),
 }
 
+#: What the passenger reads after "O motorista cancelou a corrida: " (never the code; issue #30 item 7).
+PASSENGER_WORDS = {
+    CancelReason.PASSENGER_ABSENT: _("ele não encontrou você no embarque depois de esperar o tempo previsto"),
+    CancelReason.PASSENGER_ASKED: _("você pediu para cancelar"),
+    CancelReason.VEHICLE_PROBLEM: _("o táxi teve um problema e não pode ir"),
+}
+
+
+def reason_for_passenger(reason: str) -> str:
+    """A driver's reason code (Art. 1, X; Art. 9, VII) as the passenger reads it; any other text unchanged."""
+    code = parse_reason(reason)
+    return PASSENGER_WORDS[code] if code is not None else reason
+
+
 #: What becomes of the ride: offered to the next cab, or ended.
 REOFFER = "reoffer"
 END = "end"

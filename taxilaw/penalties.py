@@ -363,7 +363,10 @@ def complaint_within_limits(*, filed_on_ride: int, max_per_ride: int, chars: int
     about one ride (``filed_on_ride`` already filed), each of at most ``max_chars`` characters (named parameters,
     docs/security.md). What happened on one ride is told in one complaint, or two when something is added later."""
     reasons = []
-    if filed_on_ride >= max_per_ride:
+    if filed_on_ride >= max_per_ride == 1:
+        reasons.append(Reason("Art. 60", "complaint_limit_per_ride", gettext_noop(
+            "Você já registrou uma reclamação sobre esta corrida; a DIMUTRAN vai analisá-la (Art. 60).")))
+    elif filed_on_ride >= max_per_ride:
         reasons.append(Reason("Art. 60", "complaint_limit_per_ride", gettext_noop(
             "Você já registrou {count} reclamações sobre esta corrida; o limite é {limit}. A DIMUTRAN analisa as que "
             "já foram registradas (Art. 60)."), {"count": filed_on_ride, "limit": max_per_ride}))

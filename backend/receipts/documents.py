@@ -27,6 +27,10 @@ def receipt_rows(data: dict) -> list[tuple[str, str]]:
     if cvi:
         rows.append((_("Veículo (CVI, Art. 32)"), f"{cvi['plate']} — {cvi['make']} {cvi['model']}, {cvi['colour']} — "
                      + _("permissão %(permit)s") % {"permit": cvi["permit"]}))
+    paid = data.get("payment")
+    if paid:
+        rows.append((_("Pagamento"), _("%(method)s, recebido por %(receiver)s") % {
+            "method": paid["method_display"], "receiver": paid["receiver"]}))
     driver = data["driver"]
     if driver:
         rows.append((_("Motorista (CMT, Art. 32)"), f"{driver['name']} — CMT {driver.get('cmt') or '—'}"))

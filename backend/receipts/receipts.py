@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from django.core import signing
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -91,6 +92,15 @@ def breakdown(ride) -> tuple[list[law.ReceiptLine], object | None]:
     return lines, check.tariff
 
 
+def _paid(ride) -> dict | None:
+    """``{method, method_display, receiver}`` of the ride's recorded payment, or ``None`` (not paid yet, held)."""
+    try:
+        paid = ride.payment
+    except ObjectDoesNotExist:
+        return None
+    return {"method": paid.method, "method_display": str(paid.get_method_display()), "receiver": paid.receiver.full_name}
+
+
 def receipt(ride) -> dict:
     """Everything the receipt shows, formatted for a Brazilian reader."""
     lines, tariff = breakdown(ride)
@@ -110,7 +120,8 @@ def receipt(ride) -> dict:
         "driver": creds.get("driver"),
         "fare": str(ride.fare) if ride.fare is not None else None,
         "fare_display": brl(ride.fare),
-        "fare_review": fare_review(ride),  # held for DIMUTRAN's review: not charged yet (taxilaw.split.check_charge)
+        "fare_review": fare_review(ride),
+        "payment": _paid(ride),  # how it was paid (issue #30 item 7)  # held for DIMUTRAN's review: not charged yet (taxilaw.split.check_charge)
         "meter_disagreement": ride.meter_disagreement,
         "lines": [dict(line.to_dict(), label=_(line.label), quantity=line.quantity.replace(".", ","),
                        amount_display=brl(line.amount)) for line in lines],

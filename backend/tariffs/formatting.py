@@ -22,7 +22,11 @@ def br_number(value, places: int | None = None) -> str:
 
 
 def brl(value) -> str:
-    """Money rounded to the cent: ``R$ 1.234,56``."""
+    """Money rounded to the cent: ``R$ 1.234,56``; a negative amount ``-R$ 0,08`` (as a Brazilian writes it, and as
+    the pages' ``Intl.NumberFormat("pt-BR")`` does), never ``R$ -0,08``."""
     if value is None or value == "":
         return ""
-    return f"R$ {br_number(value, 2)}"
+    text = br_number(value, 2)
+    if text.startswith("-"):
+        return "R$ 0,00" if text.strip("-0,.") == "" else f"-R$ {text[1:]}"
+    return f"R$ {text}"

@@ -120,3 +120,18 @@ def test_user_text_on_the_receipt_page_is_escaped(client, working_cab, maria):
     Ride.objects.filter(pk=ride.pk).update(pickup_address="<script>alert(1)</script>")
     text = client.get(receipts.links(ride)["screen"]).content.decode()
     assert "<script>alert(1)" not in text and "&lt;script&gt;" in text
+
+
+@pytest.mark.article("Art. 43")
+def test_the_receipt_says_how_it_was_paid_and_a_deduction_reads_as_a_brazilian_writes_it(client, working_cab, maria):
+    from backend.payments.services import record_payment
+    from backend.tariffs.formatting import brl
+
+    permit = working_cab()
+    ride = completed_ride(permit, maria)
+    record_payment(ride.pk, permit.holder, "cash")
+    ride.refresh_from_db()
+    text = client.get(receipts.links(ride)["screen"]).content.decode()
+    assert "Pagamento" in text and "dinheiro, recebido por" in text
+    assert brl(Decimal("-0.08")) == "-R$ 0,08" and brl(Decimal("-0.001")) == "R$ 0,00" and brl(Decimal("1234.5")) == "R$ 1.234,50"
+    assert "R$ -" not in text

@@ -272,3 +272,8 @@ def fill_address(page, selector: str, text: str) -> None:
         if page.input_value(selector) == text:
             return
     raise AssertionError(f"{selector} kept {page.input_value(selector)!r} instead of {text!r}")
+
+
+def mark_pickup(page, lat: float, lon: float) -> None:
+    """Mark the passenger's pickup as a tap on the map at (lat, lon) does: the page shows no coordinate boxes."""
+    page.evaluate("([lat, lon]) => window.TaxiPassenger.mark('pickup', lat, lon)", [lat, lon])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .client import driver, free_at, wait_flushed
-from .conftest import CHROMIUM, fill_address
+from .conftest import CHROMIUM, fill_address, mark_pickup
 
 pytestmark = pytest.mark.e2e
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "console"
@@ -157,8 +157,7 @@ def test_passenger_signs_up_requests_and_sees_the_cvi_and_cmt(platform, browser,
         expect(page.locator("#passenger-name")).to_have_text("João Navegador")
 
         page.locator("#map").click(position={"x": 350, "y": 350})  # a pickup by click...
-        page.fill("#pickup-lat", f"{lat:.6f}")  # ...then exactly at the centre
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)  # ...then exactly at the centre
         fill_address(page, "#pickup-address", "Rua Cel. Domingos Alves, 50")
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride")).to_be_visible(timeout=10000)

@@ -18,7 +18,7 @@ from driver_app.clients import HttpPaymentsClient, HttpRegistryClient, RejectedE
 from taxilaw import pix
 
 from .client import driver, free_at
-from .conftest import ROOT
+from .conftest import ROOT, mark_pickup
 from .test_dispatch_flow import trace_around
 from .test_payments_e2e import ARTIFACTS, browser, drivers, expect  # noqa: F401 (fixtures)
 
@@ -58,8 +58,7 @@ def test_the_passenger_sees_valor_em_revisao_and_no_pix_until_dimutran_decides(p
         page.get_by_label("Telefone com DDD").fill("(32) 99111-4455")
         page.get_by_role("button", name="Continuar").click()
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride")).to_be_visible(timeout=10000)
         offer = drivers.run(d.recv_until("offer", timeout=15))["offer"]

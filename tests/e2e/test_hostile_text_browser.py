@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from .client import driver, free_at
-from .conftest import Drivers, fill_address
+from .conftest import Drivers, fill_address, mark_pickup
 
 pytestmark = pytest.mark.e2e
 
@@ -104,8 +104,7 @@ def test_hostile_texts_are_shown_as_text_and_no_script_runs(platform, browser, d
         page.get_by_label("Telefone com DDD").fill("(32) 99876-0000")
         page.get_by_role("button", name="Continuar").click()
         expect(page.locator("#passenger-name")).to_have_text(name, timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         fill_address(page, "#pickup-address", address)
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride-address")).to_have_text("Embarque: " + address, timeout=10000)

@@ -14,7 +14,7 @@ from taxilaw.meter import Fix, Meter
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 from .client import driver, free_at, wait_flushed
-from .conftest import fill_address
+from .conftest import fill_address, mark_pickup
 from .test_console_browser import ARTIFACTS, expect
 
 pytestmark = pytest.mark.e2e
@@ -60,14 +60,13 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
     context, page, errors = _page(browser, port, world["passenger_token"])
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
-        page.dispatch_event("#pickup-lon", "change")
+        mark_pickup(page, lat, lon)
         fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros")
         page.check("#pick-destination")
         page.locator("#map").click(position={"x": 420, "y": 180})  # the destination by a click on the map
         expect(page.locator("path.destination-marker")).to_have_count(1)
         page.fill("#destination-address", "Rodoviária <b>de</b> Muriaé")
+        page.locator("#destination-address").blur()  # done typing: no suggestion list over the button
         estimate = page.locator("#estimate")
         expect(estimate).to_contain_text(re.compile(r"Estimativa: R\$\s?\d+,\d\d a R\$\s?\d+,\d\d"), timeout=10000)
         expect(estimate).to_contain_text("Bandeira")
@@ -95,6 +94,12 @@ def test_estimate_then_a_ride_to_its_receipt_a_rating_and_a_complaint_found_in_t
         item.get_by_role("button", name="Registrar reclamação").click()
         expect(item.locator(".complaint-filed")).to_contain_text(re.compile(r"Reclamação nº \d+ registrada"), timeout=10000)
         complaint_id = re.search(r"nº (\d+)", item.locator(".complaint-filed").inner_text()).group(1)
+        # After a reload the page knows: rated, complaint filed; neither is offered again.
+        page.reload()
+        expect(item.locator(".complaint-filed")).to_have_text(f"Reclamação nº {complaint_id} registrada.", timeout=10000)
+        expect(item).to_contain_text("Corrida avaliada.")
+        expect(item.get_by_role("button", name="Enviar avaliação")).to_have_count(0)
+        expect(item.locator("summary", has_text="Reclamar")).to_have_count(0)
         page.screenshot(path=str(ARTIFACTS_PASSENGER / "history.png"), full_page=True)
 
         with context.expect_page() as popup:

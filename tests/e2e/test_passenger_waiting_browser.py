@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from .client import driver, free_at, operator, wait_flushed
-from .conftest import ROOT, Platform, fill_address
+from .conftest import ROOT, Platform, fill_address, mark_pickup
 from .test_console_browser import TICK, expect
 from .test_passenger_account_browser import ARTIFACTS_PASSENGER, _page
 
@@ -54,8 +54,7 @@ def test_escalated_ride_tells_the_passenger_then_a_freed_cabs_offer_and_arrival_
     d = op = None
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         fill_address(page, "#pickup-address", "Praça Cel. Pacheco de Medeiros")
         rides_before = _rides(platform)
         # The network blinks as she taps: the request waits for the connection instead of being lost.
@@ -111,8 +110,7 @@ def test_a_booking_made_on_the_page_is_dispatched_when_its_time_comes(platform, 
     context, page, errors = _page(browser, port, world["passenger_token"])
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         fill_address(page, "#pickup-address", "Rua do Agendamento, 6")
         page.locator("#booking summary").click()
         local = datetime.now(ZoneInfo("America/Sao_Paulo")) + timedelta(hours=3)  # the page types Muriaé's time

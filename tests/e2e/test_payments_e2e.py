@@ -31,7 +31,7 @@ from taxilaw.flags import MURIAE_TZ
 from taxilaw.split import split_gross, week_start
 
 from .client import driver, free_at, operator
-from .conftest import ROOT, Drivers
+from .conftest import ROOT, Drivers, mark_pickup
 from .test_dispatch_flow import trace_around
 from .test_driver_app_e2e import api_get
 from .test_street_trip import recomputed
@@ -226,8 +226,7 @@ def test_the_passenger_page_shows_the_pix_qr_of_a_ride_paid_by_pix(platform, aux
         page.get_by_label("Telefone com DDD").fill("(32) 99111-2233")
         page.get_by_role("button", name="Continuar").click()
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         page.get_by_role("button", name="Pedir táxi").click()
         expect(page.locator("#ride")).to_be_visible(timeout=10000)
         offer = drivers.run(d.recv_until("offer", timeout=15))["offer"]

@@ -28,3 +28,10 @@ def test_too_soon_is_a_ride_asked_now_and_too_far_is_refused():
     assert not far and far.codes == ("booking_too_far",)
     with pytest.raises(ValueError):
         check_booking(NOW, datetime(2026, 3, 5, 6, 0))
+
+
+@pytest.mark.article("Art. 66")
+def test_a_time_already_past_is_told_so_not_too_soon():
+    past = check_booking(NOW, NOW - timedelta(days=1))
+    assert not past and past.codes == ("booking_in_past",) and "já passaram" in past.reasons[0].message
+    assert "menos de" not in past.reasons[0].message

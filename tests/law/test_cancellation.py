@@ -52,3 +52,14 @@ def test_the_ride_goes_to_the_next_cab_only_for_a_vehicle_problem():
 @pytest.mark.article("Art. 1, X")
 def test_the_wait_is_a_dated_parameter():
     assert default_parameters().as_of("no_show_wait_minutes", NOW.date()) == 5
+
+
+@pytest.mark.article("Art. 1, X", "Art. 9, VII")
+def test_the_passenger_reads_the_drivers_reason_as_a_sentence_never_its_code():
+    from taxilaw.cancellation import CancelReason, reason_for_passenger
+
+    for code in CancelReason:
+        words = reason_for_passenger(code.value)
+        assert words and code.value not in words and "_" not in words
+    assert reason_for_passenger(CancelReason.PASSENGER_ASKED.value) == "você pediu para cancelar"
+    assert reason_for_passenger("nenhum táxi livre") == "nenhum táxi livre"  # another text stays as it is

@@ -34,7 +34,7 @@ class PassengerRidesView(_PassengerView, ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        return self.own_rides().order_by("-requested_at")
+        return self.own_rides().select_related("rating").prefetch_related("complaints").order_by("-requested_at")
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
@@ -46,6 +46,9 @@ class PassengerRidesView(_PassengerView, ListAPIView):
             "fare_review": payment_snapshot.fare_review(r),  # held for DIMUTRAN's review: not charged yet
             "permit": (r.credentials or {}).get("permit", ""),
             "receipt": receipts.links(r) if r.status == "completed" else None,
+            # what the page offers after a reload: one rating and one complaint per ride
+            "rated": hasattr(r, "rating"),
+            "complaint": next(({"id": c.pk} for c in r.complaints.all()), None),
         } for r in page]
         return self.get_paginated_response(rows)
 

@@ -37,6 +37,23 @@
     return s === "" ? NaN : Number(s);
   }
 
+  /** The words of every message in a refusal's ``fields`` (nested), each once; ``fallback`` when there are none. */
+  function fieldWords(fields) {
+    var parts = [];
+    (function walk(v) {
+      if (typeof v === "string") { if (parts.indexOf(v) < 0) parts.push(v); }
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") Object.keys(v).forEach(function (k) { walk(v[k]); });
+    })(fields);
+    return parts;
+  }
+  /** A socket's error frame as one sentence: what was wrong with the fields (a place outside Muriaé...), not
+      "Mensagem inválida.". */
+  function errorText(msg) {
+    var words = fieldWords(msg.fields);
+    return words.length ? words.join(" ") : (msg.message || "Não foi possível concluir; tente de novo.");
+  }
+
   function notice(text, kind) {
     var box = document.getElementById("notice");
     if (!box) return;
@@ -84,7 +101,7 @@
     fetchJSON("/api/geo/boundary.geojson").then(function (data) {
       layers.boundary = L.geoJSON(data, { style: { color: "#4b5563", weight: 2, fillColor: "#ffffff", fillOpacity: 0.6, dashArray: "6 4" }, interactive: false, pane: "boundary" }).addTo(map);
       if (fit === "boundary" && !map.taxiFramed) map.taxiAutoFit(layers.boundary.getBounds(), { padding: [8, 8] });
-    }).catch(function () { notice("Não foi possível carregar o limite do município.", "error"); });
+    }).catch(function () { if (navigator.onLine) notice("Não foi possível carregar o limite do município.", "error"); }); // offline: the page says so once
     fetchJSON("/api/geo/central-zone.geojson").then(function (data) {
       layers.zone = L.geoJSON(data, { style: { color: "#c2410c", weight: 2, fillColor: "#fdba74", fillOpacity: 0.25 }, interactive: false }).addTo(map);
       if (fit === "zone") map.taxiAutoFit(layers.zone.getBounds().pad(0.15));
@@ -129,7 +146,7 @@
       window.TaxiMapTiming = { streets: data.features.length, firstDrawMs: Math.round((window.performance ? performance.now() : 0) - t0) };
       map.fire("streetsready");
       drawLabels();
-    }).catch(function () { notice("Não foi possível carregar as ruas do mapa.", "error"); });
+    }).catch(function () { if (navigator.onLine) notice("Não foi possível carregar as ruas do mapa.", "error"); });
     function drawLabels() {
       labels.clearLayers();
       if (!layers.streets || map.getZoom() < 16) return;
@@ -169,7 +186,7 @@
   /** An address box: suggestions as the person types (GET /api/addresses/?q=), as DOM nodes; onPick(suggestion). */
   function addressSearch(input, list, headers, onPick) {
     var timer = null, seq = 0;
-    function clear() { list.textContent = ""; list.hidden = true; }
+    function clear() { list.textContent = ""; list.hidden = true; input.setAttribute("aria-expanded", "false"); }
     function render(body) {
       list.textContent = "";
       if (body.message) list.appendChild(el("li", { class: "hint", text: body.message }));
@@ -177,10 +194,16 @@
         var li = el("li", { class: "suggestion", tabindex: "0", role: "option", "data-name": s.name, text: s.label + (s.kind === "landmark" ? " (local)" : "") });
         function pick(ev) { ev.preventDefault(); clear(); onPick(s); }
         li.addEventListener("mousedown", pick);
-        li.addEventListener("keydown", function (ev) { if (ev.key === "Enter") pick(ev); });
+        li.addEventListener("keydown", function (ev) {
+          if (ev.key === "Enter" || ev.key === " ") pick(ev);
+          else if (ev.key === "ArrowDown" && li.nextElementSibling) { ev.preventDefault(); li.nextElementSibling.focus(); }
+          else if (ev.key === "ArrowUp") { ev.preventDefault(); (li.previousElementSibling || input).focus(); }
+          else if (ev.key === "Escape") { clear(); input.focus(); }
+        });
         list.appendChild(li);
       });
       list.hidden = !list.firstChild;
+      input.setAttribute("aria-expanded", String(!list.hidden));
     }
     input.addEventListener("input", function () {
       clearTimeout(timer);
@@ -190,7 +213,7 @@
         var mine = ++seq;
         fetch("/api/addresses/?q=" + encodeURIComponent(q.slice(0, 200)), { credentials: "same-origin", headers: Object.assign({ Accept: "application/json" }, headers()) })
           .then(function (r) { return r.json(); })
-          .then(function (body) { if (mine === seq) render(body); })
+          .then(function (body) { if (mine === seq && document.activeElement === input) render(body); }) // not after she left the box
           .catch(function () {});
       }, 180);
     });
@@ -198,7 +221,10 @@
       if (ev.key === "ArrowDown" && list.firstChild) { ev.preventDefault(); (list.querySelector(".suggestion") || list.firstChild).focus(); }
       if (ev.key === "Escape") clear();
     });
-    input.addEventListener("blur", function () { setTimeout(clear, 200); });
+    // Gone when the focus leaves both the box and its list (a keyboard user reading the suggestions keeps them).
+    function leftBoth() { setTimeout(function () { if (document.activeElement !== input && !list.contains(document.activeElement)) clear(); }, 200); }
+    input.addEventListener("blur", leftBoth);
+    list.addEventListener("focusout", leftBoth);
     return { clear: clear };
   }
 
@@ -246,6 +272,8 @@
       resync: function () { if (api.isOpen()) { resyncing = true; ws.close(); } },
       /** Drop the connection as a network failure would (the page reconnects by itself). */
       drop: function () { if (ws) ws.close(4000, "drop"); },
+      /** Try now (the phone is back online), not after the back-off's wait. */
+      reconnect: function () { if (stopped || ws) return; clearTimeout(timer); open(); },
       stop: function () { stopped = true; clearTimeout(timer); if (ws) ws.close(); },
       start: function () { stopped = false; attempts = 0; if (!ws) open(); }
     };
@@ -253,7 +281,7 @@
   }
 
   window.Taxi = {
-    el: el, tip: tip, parseCoord: parseCoord, showStreet: showStreet, addressSearch: addressSearch, reverseLookup: reverseLookup, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
+    el: el, tip: tip, errorText: errorText, fieldWords: fieldWords, parseCoord: parseCoord, showStreet: showStreet, addressSearch: addressSearch, reverseLookup: reverseLookup, notice: notice, setConn: setConn, fetchJSON: fetchJSON, baseMap: baseMap, liveSocket: liveSocket,
     fmtDate: function (iso) { return iso ? dateFmt.format(new Date(iso)) : "—"; },
     fmtTime: function (iso) { return iso ? timeFmt.format(new Date(iso)) : "—"; },
     fmtMoney: function (v) { return v == null ? "—" : money.format(Number(v)); },

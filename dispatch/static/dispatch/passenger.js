@@ -16,7 +16,10 @@
 
   function load() { try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch (e) { return null; } }
   function save(v) { me = v; if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); }
-  function show(id) { ["signup", "request", "ride"].forEach(function (s) { document.getElementById(s).hidden = s !== id; }); }
+  function show(id) {
+    ["signup", "request", "ride"].forEach(function (s) { document.getElementById(s).hidden = s !== id; });
+    document.getElementById("ride-state").hidden = id !== "ride"; // the sheet's half that follows the ride
+  }
 
   function auth() { return me && me.token ? { Authorization: "Passenger " + me.token } : {}; }
   var addressIn = document.getElementById("pickup-address"), streetOut = document.getElementById("pickup-street");
@@ -38,6 +41,24 @@
     addressIn.value = s.label; addressIn.dataset.auto = "1";
     pointsChanged();
   });
+  var destIn = document.getElementById("destination-address");
+  T.addressSearch(destIn, document.getElementById("destination-suggestions"), auth, function (s) {
+    T.showStreet(base, s.geometry);
+    mark("destination", s.lat, s.lon, s.label);
+  });
+  /** A point marked for the passenger (a map tap, a suggestion, a recent place): the hidden fields, the marker, the address. */
+  function mark(which, lat, lon, label) {
+    if (which === "destination") {
+      dLatIn.value = lat.toFixed(6); dLonIn.value = lon.toFixed(6);
+      setDestination(lat, lon);
+      if (label) destIn.value = label;
+    } else {
+      latIn.value = lat.toFixed(6); lonIn.value = lon.toFixed(6);
+      setPickup(lat, lon, !!label, !!label);
+      if (label) { addressIn.value = label; addressIn.dataset.auto = "1"; streetOut.textContent = "Embarque: " + label; }
+    }
+    pointsChanged();
+  }
   function setPickup(lat, lon, pan, known) {
     if (!known) describe(lat, lon); // a ride's pickup already carries its address
     if (pickupMarker) pickupMarker.setLatLng([lat, lon]);
@@ -67,25 +88,34 @@
 
   map.on("click", function (e) {
     if (document.getElementById("request").hidden) return;
-    if (document.getElementById("pick-destination").checked) {
-      dLatIn.value = e.latlng.lat.toFixed(6); dLonIn.value = e.latlng.lng.toFixed(6);
-      setDestination(e.latlng.lat, e.latlng.lng);
-    } else {
-      latIn.value = e.latlng.lat.toFixed(6); lonIn.value = e.latlng.lng.toFixed(6);
-      setPickup(e.latlng.lat, e.latlng.lng, false);
-    }
-    pointsChanged();
+    mark(document.getElementById("pick-destination").checked ? "destination" : "pickup", e.latlng.lat, e.latlng.lng);
   });
-  [latIn, lonIn].forEach(function (i) { i.addEventListener("change", function () {
-    var lat = T.parseCoord(latIn.value), lon = T.parseCoord(lonIn.value);
-    if (isFinite(lat) && isFinite(lon)) setPickup(lat, lon, true);
-    pointsChanged();
-  }); });
-  [dLatIn, dLonIn].forEach(function (i) { i.addEventListener("change", function () {
-    var p = points().destination;
-    setDestination(p ? p.lat : null, p ? p.lon : null);
-    pointsChanged();
-  }); });
+
+  // --- last places used (this phone only: localStorage), to pick again ----------------------------
+  var PLACES = "taxiMuriae.places", MAX_PLACES = 5;
+  function places() { try { return JSON.parse(localStorage.getItem(PLACES)) || []; } catch (e) { return []; } }
+  function remember(p) {
+    if (!p || !p.address) return; // a place without a name is not one to pick again
+    var list = places().filter(function (q) { return q.address !== p.address; });
+    list.unshift({ address: p.address, lat: p.lat, lon: p.lon });
+    localStorage.setItem(PLACES, JSON.stringify(list.slice(0, MAX_PLACES)));
+    showPlaces();
+  }
+  function showPlaces() {
+    var list = places(), ul = document.getElementById("recent-list");
+    ul.textContent = "";
+    document.getElementById("recent").hidden = !list.length;
+    list.forEach(function (p) {
+      ul.appendChild(T.el("li", {}, [
+        T.el("span", { class: "recent-name", text: p.address }),
+        T.el("button", { type: "button", class: "chip", "aria-label": "Embarcar em " + p.address, text: "embarque",
+          onclick: function () { mark("pickup", p.lat, p.lon, p.address); } }),
+        T.el("button", { type: "button", class: "chip", "aria-label": "Ir para " + p.address, text: "destino",
+          onclick: function () { mark("destination", p.lat, p.lon, p.address); } })
+      ]));
+    });
+  }
+  showPlaces();
   document.getElementById("locate").addEventListener("click", function () {
     if (!navigator.geolocation) { T.notice("Seu navegador não informa a localização; marque no mapa.", "error"); return; }
     T.notice("Obtendo sua localização…", "info");
@@ -153,6 +183,7 @@
     if (!ride) { show("request"); return; }
     show("ride");
     text("ride-id", "nº " + ride.id);
+    document.getElementById("ride-title").textContent = "Sua corrida nº " + ride.id;
     text("ride-status", T.RIDE_STATUS[ride.status] || ride.status);
     document.getElementById("ride-status").className = "rs-" + ride.status;
     var p = ride.pickup || {};
@@ -190,6 +221,16 @@
     document.getElementById("new-ride").hidden = OPEN.indexOf(ride.status) >= 0;
     if (p.lat != null) setPickup(p.lat, p.lon, false, true);
     setCab(OPEN.indexOf(ride.status) >= 0 ? ride.cab_position : null);
+    follow();
+  }
+
+  /** The cab and the pickup both in view while the cab comes, unless the passenger took the map (dragged it). */
+  var tookMap = null; // the ride whose map the passenger moved herself
+  map.on("dragstart", function () { tookMap = ride ? ride.id : null; });
+  function follow() {
+    var coming = ride && (ride.status === "accepted" || ride.status === "arriving");
+    if (!coming || tookMap === ride.id || !pickupMarker || !cabMarker) return;
+    map.fitBounds(L.latLngBounds([pickupMarker.getLatLng(), cabMarker.getLatLng()]).pad(0.3), { animate: false, maxZoom: 17 });
   }
 
   // --- never left waiting: what happens now, the cab's ETA, the "arrived" alert ------------------
@@ -211,8 +252,9 @@
   }
   function eta(r) {
     var box = document.getElementById("ride-eta"), cab = r && r.cab_position, p = r && r.pickup;
-    box.hidden = !(r && r.status === "accepted" && cab && cab.lat != null && p && p.lat != null);
+    box.hidden = !(r && r.status === "accepted"); // until she boards: the arrival alert takes over on "arriving"
     if (box.hidden) return;
+    if (!(cab && cab.lat != null && p && p.lat != null)) { box.textContent = "Táxi a caminho; calculando quando chega…"; return; }
     var m = metres(cab, p) * DETOUR, min = Math.max(1, Math.round(m / 1000 / URBAN_KMH * 60));
     box.textContent = "Táxi a caminho: chega em cerca de " + min + " min (" + (m / 1000).toFixed(1).replace(".", ",") + " km).";
   }
@@ -240,6 +282,8 @@
     var prev = ride;
     if (!ride || ride.id === r.id || OPEN.indexOf(r.status) >= 0) ride = r;
     if (ride === r) {
+      if (prev && prev.id === r.id && prev.status !== r.status) T.notice(""); // the last step's words are stale now
+      if (!prev || prev.id !== r.id) { remember(r.pickup); remember(r.destination); } // places the central took, not refused ones
       if (prev && prev.id === r.id && prev.cab_position && !r.cab_position) r.cab_position = prev.cab_position;
       explain(prev, r);
       if (r.status === "arriving" && (!prev || prev.id !== r.id || prev.status !== "arriving")) { chime(); T.notice("Seu táxi chegou!", "ok"); }
@@ -270,10 +314,10 @@
             sendPending(open.length > 0);
             break;
           case "ride_update": onRide(msg.ride); break;
-          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); } break;
+          case "cab_position": if (ride && ride.id === msg.ride_id) { ride.cab_position = { lat: msg.lat, lon: msg.lon }; setCab(ride.cab_position); eta(ride); follow(); } break;
           case "error":
             if (msg.code === "bad_token" || msg.code === "session_ended") { /* session_ended: the token was replaced (erasure), then a 4401 close */ socket.stop(); save(null); ride = null; show("signup"); T.notice("Cadastro não encontrado; identifique-se de novo.", "error"); }
-            else T.notice(msg.message || "Erro.", "error");
+            else T.notice(T.errorText(msg), "error");
             break;
           default: break;
         }
@@ -284,8 +328,12 @@
 
   if (me && me.token) connect(); else { show("signup"); T.setConn("off", "não identificado"); }
   window.TaxiPassenger = { get ride() { return ride; }, get me() { return me; }, map: map, points: points,
+    /** Mark a point as a tap on the map would ("pickup" or "destination"); with a label, as a picked address. */
+    mark: mark,
     /** A ride begun elsewhere (a booking's, at its time): reconnect, and the snapshot brings it. */
     resync: function () { if (socket) socket.resync(); },
     /** Drop the connection as a network failure would (the page reconnects by itself). */
-    drop: function () { if (socket) socket.drop(); } };
+    drop: function () { if (socket) socket.drop(); },
+    /** The network is back: reconnect now. */
+    reconnect: function () { if (socket) socket.reconnect(); } };
 })();

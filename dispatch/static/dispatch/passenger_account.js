@@ -17,21 +17,24 @@
   }
   /** A 400's messages as one line: field messages, the law core's reasons, or the detail. */
   function problem(res) {
-    var b = res.body || {}, parts = [];
+    // One message per error: the law's reasons when there are any (the fields and the detail repeat them), each once.
+    var b = res.body || {};
     if (res.status === 429) return "Muitos pedidos seguidos; tente de novo em instantes.";
-    if (Array.isArray(b.reasons)) b.reasons.forEach(function (r) { parts.push(r.message); });
-    var fields = b.fields || b;
-    Object.keys(fields).forEach(function (k) {
-      var v = fields[k];
-      if (k === "reasons" || k === "code" || k === "articles") return;
-      if (Array.isArray(v)) parts.push(v.map(function (x) { return typeof x === "string" ? x : JSON.stringify(x); }).join(" "));
-      else if (typeof v === "string") parts.push(v);
-      else if (v && typeof v === "object") Object.keys(v).forEach(function (kk) { parts.push([].concat(v[kk]).join(" ")); });
-    });
+    var parts = Array.isArray(b.reasons) ? T.fieldWords(b.reasons.map(function (r) { return r.message; })) : [];
+    if (!parts.length) {
+      var fields = Object.assign({}, b.fields || b);
+      ["reasons", "code", "articles"].forEach(function (k) { delete fields[k]; });
+      parts = T.fieldWords(fields);
+    }
     return parts.join(" ") || "Não foi possível concluir.";
   }
 
   // --- fare estimate (POST /api/fare-estimate/) ---------------------------------------------------
+  /** "cerca de 1,2 a 1,6 km"; "cerca de 0,3 km" when both ends read the same. */
+  function kmRange(lowM, highM) {
+    var km = function (m) { return (m / 1000).toFixed(1).replace(".", ","); }, low = km(lowM), high = km(highM);
+    return "cerca de " + (low === high ? low : low + " a " + high) + " km";
+  }
   function estimate(pts) {
     clearTimeout(estimateTimer);
     if (!pts.pickup || !pts.destination) { estimateBox.hidden = true; return; }
@@ -46,7 +49,7 @@
           var e = res.body;
           estimateBox.className = "estimate";
           estimateBox.appendChild(el("strong", { text: "Estimativa: " + e.low_display + " a " + e.high_display }));
-          estimateBox.appendChild(el("span", { class: "hint", text: " · Bandeira " + (e.flag === 2 ? "II" : "I") + " (" + e.flag_label + (e.holiday_name ? ": " + e.holiday_name : "") + ") · cerca de " + (e.low_m / 1000).toFixed(1).replace(".", ",") + "–" + (e.high_m / 1000).toFixed(1).replace(".", ",") + " km" }));
+          estimateBox.appendChild(el("span", { class: "hint", text: " · Bandeira " + (e.flag === 2 ? "II" : "I") + " (" + e.flag_label + (e.holiday_name ? ": " + e.holiday_name : "") + ") · " + kmRange(e.low_m, e.high_m) }));
           estimateBox.appendChild(el("br"));
           estimateBox.appendChild(el("small", { class: "hint", text: e.notice }));
         })
@@ -147,10 +150,11 @@
       li.appendChild(el("a", { href: r.receipt.screen, target: "_blank", rel: "noopener", class: "receipt-link", text: "Recibo" }));
       li.appendChild(document.createTextNode(" · "));
       li.appendChild(el("a", { href: r.receipt.pdf, target: "_blank", rel: "noopener", text: "PDF" }));
-      var rate = stars(r, function () { rate.replaceWith(el("p", { class: "hint", text: "Corrida avaliada." })); });
-      li.appendChild(rate);
+      if (r.rated) li.appendChild(el("p", { class: "hint", text: "Corrida avaliada." })); // one rating per ride, known after a reload
+      else { var rate = stars(r, function () { rate.replaceWith(el("p", { class: "hint", text: "Corrida avaliada." })); }); li.appendChild(rate); }
     }
-    if (r.status === "completed" || r.status === "cancelled") li.appendChild(complaint(r));
+    if (r.complaint) li.appendChild(el("p", { class: "hint complaint-filed", text: "Reclamação nº " + r.complaint.id + " registrada." }));
+    else if (r.status === "completed" || r.status === "cancelled") li.appendChild(complaint(r));
     return li;
   }
   function loadHistory() {
