@@ -152,7 +152,7 @@ DEFAULT_PARAMETERS: tuple[DatedValue, ...] = (
     DatedValue("booking_max_open_per_passenger", date(2026, 1, 1), 3, "limit of the platform (docs/security.md)"),
     DatedValue("booking_max_per_day_per_passenger", date(2026, 1, 1), 10, "limit of the platform (docs/security.md)"),
     DatedValue("complaint_max_per_ride", date(2026, 1, 1), 2, "limit of the platform (docs/security.md)"),
-    DatedValue("complaint_max_per_ride", date(2026, 12, 1), 1, "one complaint per ride, as the passenger page offers it (issue #30; docs/security.md)"),
+    DatedValue("complaint_max_per_ride", date(2026, 12, 1), 1, "uma reclamação por corrida, como a página do passageiro oferece (issue #30; docs/security.md)"),
     DatedValue("complaint_max_chars", date(2026, 1, 1), 4000, "limit of the platform (docs/security.md)"),
     DatedValue("boarding_code_digits", date(2026, 1, 1), 4, "safety of the platform (docs/passenger-safety.md)"),
     DatedValue("escalation_give_up_minutes", date(2026, 1, 1), 15, "operation of the radio-taxi service (Art. 66, Art. 67; docs/readings-dispatch.md)"),

@@ -2,8 +2,11 @@
 write path per act): ranks are located by ``create_rank``; designations, check-ins, swaps, contests and their
 commissions are the procedures' records, shown read-only here."""
 
+import json
+
 from django.contrib import admin, messages
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from backend.admin_doors import ReadOnlyRecordMixin, ServiceAddForm, ServiceRecordAdmin
@@ -31,7 +34,18 @@ class CentralZoneAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     """Uploaded through ``upload_central_zone`` (the API), which validates it and re-zones the ranks (Art. 24)."""
 
     list_display = ("effective_from", "source", "uploaded_at")
-    readonly_fields = ("uploaded_at",)
+    fields = ("effective_from", "source", "uploaded_at", "polygon")
+    readonly_fields = ("uploaded_at", "polygon")
+
+    @admin.display(description=_("polígono (GeoJSON)"))
+    def polygon(self, obj):
+        """A summary: the document itself is data (street names, coordinates), read by zones/, not by a person."""
+        try:
+            features = json.loads(obj.geojson).get("features", [None])
+        except (ValueError, AttributeError):
+            return "—"
+        return gettext("%(count)d elemento(s), %(size)s caracteres") % {
+            "count": len(features), "size": f"{len(obj.geojson):,}".replace(",", ".")}
 
 
 class RankAssignmentInline(ReadOnlyRecordMixin, admin.TabularInline):

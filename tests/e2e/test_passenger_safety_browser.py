@@ -10,6 +10,7 @@ import time
 import pytest
 
 from .client import driver, free_at, wait_flushed
+from .conftest import mark_pickup
 from .test_console_browser import ARTIFACTS, _console, expect
 from .test_passenger_account_browser import _drive
 from .test_passenger_waiting_browser import _django
@@ -59,8 +60,7 @@ def test_shared_ride_code_and_sos_in_the_browser(platform, browser, drivers):
     followers = []
     try:
         expect(page.locator("#request")).to_be_visible(timeout=10000)
-        page.fill("#pickup-lat", f"{lat:.6f}")
-        page.fill("#pickup-lon", f"{lon:.6f}")
+        mark_pickup(page, lat, lon)
         page.get_by_role("button", name="Pedir táxi").click()
         offer = drivers.run(d.recv_until("offer", timeout=15))["offer"]
         drivers.run(d.send(type="offer_accept", offer_id=offer["id"]))
