@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -126,10 +127,14 @@ def test_shift_view_totals_filters_search_and_history_while_typing(platform, bro
         page.evaluate("() => { TaxiConsole.map.setView([-21.1311, -42.3676], 16); }")
         labels = page.locator(".street-label")
         expect(labels.first).to_be_visible(timeout=15000)
-        # one reading of every label at once: the map redraws them as it settles, so one by one could chase a label gone
-        boxes = page.evaluate("() => [...document.querySelectorAll('.street-label')].map(e => {"
-                              " const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })")
-        boxes = [b for b in boxes if b["width"] and b["height"]]  # drawn ones
+        # every label read at once, until two readings agree: the map redraws them (old and new for a moment) as it settles
+        read = ("() => [...document.querySelectorAll('.street-label')].map(e => {"
+                " const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+                ".filter(b => b.width && b.height)")
+        boxes, deadline = None, time.monotonic() + 15
+        while (latest := page.evaluate(read)) != boxes and time.monotonic() < deadline:
+            boxes = latest
+            time.sleep(0.3)
         clashes = [(i, j) for i in range(len(boxes)) for j in range(i) if _overlap(boxes[i], boxes[j])]
         assert len(boxes) >= 5 and not clashes, (len(boxes), clashes)
         page.screenshot(path=str(ARTIFACTS / "console-labels-zoom16.png"))
