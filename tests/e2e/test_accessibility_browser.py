@@ -7,23 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Platform
 from .test_console_browser import expect
 
 pytestmark = pytest.mark.e2e
 WCAG_22_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
               "resultTypes": ["violations"]}
-
-
-@pytest.fixture(scope="module")
-def platform(tmp_path_factory):
-    p = Platform(tmp_path_factory.mktemp("e2e-a11y"))
-    try:
-        p.prepare()
-        p.start(1)
-        yield p
-    finally:
-        p.stop()
 
 
 def _violations(page) -> list[str]:

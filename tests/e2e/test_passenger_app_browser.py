@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from .client import driver, free_at
-from .conftest import Platform, mark_pickup
+from .conftest import mark_pickup
 from .test_console_browser import ARTIFACTS, expect
 from .test_passenger_phone_browser import phone_page
 
@@ -37,17 +37,6 @@ ServiceWorkerRegistration.prototype.showNotification = function (title, options)
 Object.defineProperty(Document.prototype, "visibilityState", { get: function () { return window.__hidden ? "hidden" : "visible"; } });
 Object.defineProperty(Document.prototype, "hidden", { get: function () { return window.__hidden; } });
 """
-
-
-@pytest.fixture(scope="module")
-def platform(tmp_path_factory):
-    p = Platform(tmp_path_factory.mktemp("e2e-app"))
-    try:
-        p.prepare()
-        p.start(1)
-        yield p
-    finally:
-        p.stop()
 
 
 def _controlled(page) -> None:

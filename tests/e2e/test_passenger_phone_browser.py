@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from .client import driver, free_at
-from .conftest import Platform, mark_pickup
+from .conftest import mark_pickup
 from .test_console_browser import ARTIFACTS, expect
 
 pytestmark = pytest.mark.e2e
@@ -30,17 +30,6 @@ UNCOVERED = """el => {
            onTop: !!hit && (hit === el || el.contains(hit)), hit: hit ? (hit.id || hit.className || hit.tagName) : null,
            rect: [r.left, r.top, r.right, r.bottom] };
 }"""
-
-
-@pytest.fixture(scope="module")
-def platform(tmp_path_factory):
-    p = Platform(tmp_path_factory.mktemp("e2e-phone"))
-    try:
-        p.prepare()
-        p.start(1)
-        yield p
-    finally:
-        p.stop()
 
 
 def phone_page(browser, port, token, size, init: str = ""):
