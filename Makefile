@@ -14,12 +14,14 @@ SYSTEM_PACKAGES := xvfb libgl1-mesa-dri libegl1 libmtdev1 xauth chromium poppler
 
 .PHONY: run test deploy-check install system-deps law-table doors-table messages clean
 
+# pip -qq: errors only. setuptools warns on every editable install that a folder named like a package shadows it;
+# here that folder is the package itself (the flat layout is deliberate), so the warning says nothing to a newcomer.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install -qq --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[dev,driver]"
+	$(BIN)/pip install -qq -e ".[dev,driver]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -41,7 +41,7 @@ def generate_monthly_report(month: date, now: datetime) -> MonthlyReport | None:
         return None
 
 
-@job("monthly_report", every=timedelta(days=1), at=timedelta(hours=6))
+@job("monthly_report", every=timedelta(days=1), at=timedelta(hours=6), in_steps=True)
 def monthly_report(now: datetime) -> str:
     month = report_due(timezone.localdate(now))
     if month is None:
@@ -50,7 +50,7 @@ def monthly_report(now: datetime) -> str:
     return f"relatório mensal {month:%m/%Y} gerado" if made else ""
 
 
-@job("indicators_rollup", every=timedelta(days=1), at=timedelta(hours=1, minutes=30))
+@job("indicators_rollup", every=timedelta(days=1), at=timedelta(hours=1, minutes=30), in_steps=True)
 def indicators_rollup(now: datetime) -> str:
     """The closed days' indicators into the rollup the page reads (``rollup.py``), before the monthly report."""
     days = days_to_roll_up(timezone.localdate(now))

@@ -6,6 +6,11 @@ is due when the current period (``every`` seconds from local midnight, starting 
 it) has no :class:`JobRun`; the run's row is inserted in the job's transaction, so a failure
 leaves nothing and the next tick tries again, and a second process finds the row and skips.
 
+A job registered ``in_steps=True`` is a series of short transactions, each of which may be done twice
+(the indicators' rollup replaces one day at a time): it runs outside one transaction and its row is
+written when it finishes. One transaction around a long job would hold the embedded SQLite's only
+writer for the whole job, and the dispatcher's tick, which writes every second, would fail waiting for it.
+
 A job registered with :func:`every_tick` instead runs on each tick of every scheduler process, with no
 :class:`JobRun`: for work that claims each of its items itself (a conditional UPDATE), so that two runs at
 once, here or in a serving process, do each item once (dispatch's overdue advance bookings).
@@ -34,6 +39,7 @@ class Job:
     fn: Callable[[datetime], str]
     every: int = DAY  # seconds; divides a day
     at: int = 0  # seconds past local midnight when the first period of the day starts
+    in_steps: bool = False  # short, repeatable transactions of its own instead of one around it (module docstring)
 
     def slot(self, now: datetime) -> str | None:
         """The period ``now`` falls in (``YYYY-MM-DD#n``), or None before the day's first period."""
@@ -48,14 +54,14 @@ class Job:
 _JOBS: dict[str, Job] = {}
 
 
-def job(name: str, *, every: timedelta = timedelta(days=1), at: timedelta = timedelta(0)):
+def job(name: str, *, every: timedelta = timedelta(days=1), at: timedelta = timedelta(0), in_steps: bool = False):
     """Register ``fn(now) -> str`` as the job ``name``, due every ``every`` from ``at`` past local midnight."""
     seconds = int(every.total_seconds())
     if seconds <= 0 or DAY % seconds:
         raise ValueError("every must divide a day")
 
     def register(fn):
-        _JOBS[name] = Job(name, fn, seconds, int(at.total_seconds()))
+        _JOBS[name] = Job(name, fn, seconds, int(at.total_seconds()), in_steps)
         return fn
 
     return register
@@ -104,6 +110,8 @@ def run_job(j: Job, now: datetime) -> JobRun | None:
     slot = j.slot(now)
     if slot is None or JobRun.objects.filter(job=j.name, slot=slot).exists():
         return None
+    if j.in_steps:
+        return _run_in_steps(j, slot, now)
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -114,6 +122,17 @@ def run_job(j: Job, now: datetime) -> JobRun | None:
         run.finished_at = timezone.now()
         run.save(update_fields=["summary", "finished_at"])
     return run
+
+
+def _run_in_steps(j: Job, slot: str, now: datetime) -> JobRun | None:
+    started_at = timezone.now()
+    summary = j.fn(now) or ""  # a failure writes no row: the next tick runs it again, redoing what it redoes
+    try:
+        with transaction.atomic():
+            return JobRun.objects.create(job=j.name, slot=slot, started_at=started_at, summary=summary,
+                                         finished_at=timezone.now())
+    except IntegrityError:
+        return None  # another process ran it meanwhile: each step is done whole, whichever did it
 
 
 def run_due(now: datetime | None = None, only: set[str] | None = None) -> list[JobRun]:

@@ -244,3 +244,59 @@ def test_racing_schedulers_run_a_job_once():
         assert len(ran) == 1 and JobRun.objects.filter(job="test_race").count() == 1
     finally:
         scheduler._JOBS.pop("test_race")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_in_steps_leaves_the_database_free_for_the_dispatcher_while_it_runs():
+    """A long job in steps (the first night's rollup of a year) holds no transaction around itself: on the embedded
+    SQLite, where one writer at a time holds the file, the dispatcher's tick writes while it runs. Around one
+    transaction, the other writer below waited out SQLite's timeout and failed ("database is locked")."""
+    import threading
+
+    from django.db import connections
+    from django.db.utils import OperationalError
+
+    written = []
+
+    def other_writer(now):
+        try:
+            JobRun.objects.create(job="test_other_writer", slot="x", started_at=now)  # as the dispatcher's tick writes
+            written.append("ok")
+        except OperationalError as locked:
+            written.append(str(locked))
+        finally:
+            connections.close_all()
+
+    @scheduler.job("test_in_steps", in_steps=True)
+    def long_job(now):
+        writer = threading.Thread(target=other_writer, args=(now,))
+        writer.start()
+        writer.join(60)
+        return "passos feitos"
+
+    try:
+        done = run(date(2026, 11, 2), "test_in_steps")
+        assert written == ["ok"]
+        assert done["test_in_steps"].summary == "passos feitos" and done["test_in_steps"].finished_at is not None
+        assert run(date(2026, 11, 2), "test_in_steps") == {}  # recorded: once per period, as any job
+    finally:
+        scheduler._JOBS.pop("test_in_steps")
+
+
+def test_a_job_in_steps_that_fails_is_run_again_at_the_next_tick():
+    calls = []
+
+    @scheduler.job("test_in_steps_fails", in_steps=True)
+    def flaky(now):
+        calls.append(now)
+        if len(calls) == 1:
+            raise RuntimeError("first run fails")
+        return "ok"
+
+    try:
+        day = date(2026, 11, 2)
+        assert run(day, "test_in_steps_fails") == {}
+        assert not JobRun.objects.filter(job="test_in_steps_fails").exists()
+        assert run(day, "test_in_steps_fails")["test_in_steps_fails"].summary == "ok"
+    finally:
+        scheduler._JOBS.pop("test_in_steps_fails")
