@@ -1,4 +1,4 @@
-"""A reconnection storm is served in batches (dispatch.connecting) with go_online's checks for each arrival (Art. 66)."""
+"""A reconnection storm is served in batches (dispatch.transport.connection_batches) with go_online's checks for each arrival (Art. 66)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 
 from backend.registry.services import auxiliaries
 from backend.trips.models import Ride, RideStatus
-from dispatch import cabs, connecting, events, snapshots, storm_sql
+from dispatch.events import announcements, snapshots
 from dispatch.models import Cab, CabConnection
+from dispatch.rides import cabs
+from dispatch.transport import connection_batches, connection_sql
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +49,7 @@ def test_what_is_asked_in_the_same_turn_goes_in_one_call_and_a_failure_reaches_e
             raise ValueError("boom")
         return [2 * i for i in items]
 
-    batched = connecting.Batched(double_many)
+    batched = connection_batches.Batched(double_many)
 
     async def scenario():
         together = await asyncio.gather(*(batched(i) for i in range(5)))
@@ -67,8 +69,8 @@ def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_th
         return items
 
     async def scenario():
-        batched = connecting.Batched(slow_many)
-        original = connecting.run
+        batched = connection_batches.Batched(slow_many)
+        original = connection_batches.run
 
         running = asyncio.Event()
 
@@ -78,7 +80,7 @@ def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_th
                 await release.wait()
             return await original(func, items)
 
-        connecting.run = held
+        connection_batches.run = held
         try:
             first = asyncio.ensure_future(batched("a"))
             await running.wait()  # "a" is running
@@ -88,7 +90,7 @@ def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_th
             release.set()
             return await first, await asyncio.gather(*later)
         finally:
-            connecting.run = original
+            connection_batches.run = original
 
     assert asyncio.run(scenario()) == ("a", ["b", "c", "d"])
     assert calls == [["a"], ["b", "c", "d"]]
@@ -96,24 +98,24 @@ def test_one_call_of_a_kind_runs_at_a_time_and_what_arrives_meanwhile_goes_in_th
 
 @pytest.mark.article("Art. 66")
 def test_a_storm_s_statements_read_values_as_the_orm_does(working_cab):
-    """Written by hand (dispatch.storm_sql), on SQLite and PostgreSQL alike: a boolean, the kept facts, the names."""
+    """Written by hand (dispatch.transport.connection_sql), on SQLite and PostgreSQL alike: a boolean, the kept facts, the names."""
     cab = cabs.go_online(working_cab().holder, "chan-1")
     Cab.objects.filter(pk=cab.pk).update(status="livre")
-    (read,) = storm_sql.with_names([cab.pk]).values()
+    (read,) = connection_sql.with_names([cab.pk]).values()
     orm = Cab.objects.select_related("permit", "driver").get(pk=cab.pk)
     assert read.online is True and read.compliance_facts == orm.compliance_facts and isinstance(read.compliance_facts, dict)
     assert (read.status, read.permit.number, read.driver.full_name) == ("livre", orm.permit.number, orm.driver.full_name)
     assert snapshots.cab(read) == snapshots.cab(orm)
     assert read.driver.cpf == orm.driver.cpf  # a field not read loads when asked
     cabs.go_offline_many([(cab.pk, "chan-1")])
-    assert storm_sql.with_names([cab.pk])[cab.pk].online is False
+    assert connection_sql.with_names([cab.pk])[cab.pk].online is False
 
 
 def test_a_batch_tells_the_operators_of_its_cabs_in_one_message_a_frame_each(working_cab, settings,
                                                                             django_capture_on_commit_callbacks):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     layer = get_channel_layer()
-    async_to_sync(layer.group_add)(events.OPERATORS, "console")
+    async_to_sync(layer.group_add)(announcements.OPERATORS, "console")
     holders = [working_cab().holder for _ in range(3)]
     with django_capture_on_commit_callbacks(execute=True):
         online = cabs.go_online_many([(h, f"c{k}") for k, h in enumerate(holders)])

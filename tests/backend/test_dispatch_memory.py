@@ -2,7 +2,7 @@
 
 import pytest
 
-from dispatch import memory
+from dispatch.transport import gc_policy
 
 
 class FakeGC:
@@ -16,15 +16,15 @@ class FakeGC:
 @pytest.fixture
 def collector(monkeypatch):
     fake, clock = FakeGC(), [1000.0]
-    monkeypatch.setattr(memory, "gc", fake)
-    monkeypatch.setattr(memory.time, "monotonic", lambda: clock[0])
-    memory.start()
+    monkeypatch.setattr(gc_policy, "gc", fake)
+    monkeypatch.setattr(gc_policy.time, "monotonic", lambda: clock[0])
+    gc_policy.start()
     assert fake.calls == [("collect",), ("freeze",), ("set_threshold", 1_000, 4, 100)]
     fake.calls.clear()
 
     def at(seconds):
         clock[0] = 1000.0 + seconds
-        memory.tick()
+        gc_policy.tick()
         calls, fake.calls[:] = list(fake.calls), []
         return calls
 
@@ -32,9 +32,9 @@ def collector(monkeypatch):
 
 
 def test_survivors_are_frozen_every_second_and_everything_collected_hourly(collector):
-    half = memory.FREEZE_EVERY_SECONDS / 2  # the tick comes about once a second; the period may be as short
-    assert collector(memory.FREEZE_EVERY_SECONDS - half) == []
-    assert collector(memory.FREEZE_EVERY_SECONDS) == [("freeze",)]
-    assert collector(memory.FREEZE_EVERY_SECONDS + half) == []
-    assert collector(memory.FULL_COLLECTION_EVERY_SECONDS) == [("unfreeze",), ("collect",), ("freeze",)]
-    assert collector(memory.FULL_COLLECTION_EVERY_SECONDS + memory.FREEZE_EVERY_SECONDS - half) == []
+    half = gc_policy.FREEZE_EVERY_SECONDS / 2  # the tick comes about once a second; the period may be as short
+    assert collector(gc_policy.FREEZE_EVERY_SECONDS - half) == []
+    assert collector(gc_policy.FREEZE_EVERY_SECONDS) == [("freeze",)]
+    assert collector(gc_policy.FREEZE_EVERY_SECONDS + half) == []
+    assert collector(gc_policy.FULL_COLLECTION_EVERY_SECONDS) == [("unfreeze",), ("collect",), ("freeze",)]
+    assert collector(gc_policy.FULL_COLLECTION_EVERY_SECONDS + gc_policy.FREEZE_EVERY_SECONDS - half) == []

@@ -7,13 +7,15 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from dispatch import errors, events, offering
+from dispatch import errors
+from dispatch.events import announcements
+from dispatch.rides import offer_workers
 
 
 def announce_twice(group):
     """Runs in the worker: two announcements, as a committed ride and its offer make."""
-    events.post(group, {"type": "offer", "n": 1})
-    events.post(group, {"type": "ride_update", "n": 2})
+    announcements.post(group, {"type": "offer", "n": 1})
+    announcements.post(group, {"type": "ride_update", "n": 2})
     return os.getpid()
 
 
@@ -29,14 +31,14 @@ def die():
 def worker(settings, monkeypatch):
     settings.DISPATCH_OFFER_PROCESSES = 1
     posted = []
-    monkeypatch.setattr(events, "post", lambda group, message: posted.append((group, message)))
+    monkeypatch.setattr(announcements, "post", lambda group, message: posted.append((group, message)))
     yield posted
-    offering._forget_workers()
+    offer_workers._forget_workers()
 
 
 @pytest.mark.article("Art. 66")
 def test_the_worker_announces_through_the_serving_process_in_order(worker):
-    pid = asyncio.run(offering.run(announce_twice, "cab.7"))
+    pid = asyncio.run(offer_workers.run(announce_twice, "cab.7"))
     assert pid != os.getpid()
     assert worker == [("cab.7", {"type": "offer", "n": 1}), ("cab.7", {"type": "ride_update", "n": 2})]
 
@@ -44,15 +46,15 @@ def test_the_worker_announces_through_the_serving_process_in_order(worker):
 @pytest.mark.article("Art. 66")
 def test_a_refusal_in_the_worker_reaches_the_client_as_the_same_refusal(worker):
     with pytest.raises(errors.DispatchError) as refused:
-        asyncio.run(offering.run(refuse))
+        asyncio.run(offer_workers.run(refuse))
     assert (refused.value.code, refused.value.message) == ("offer_gone", "Esta oferta não está mais disponível.")
     assert worker == []
 
 
 def test_a_dead_worker_is_replaced_at_the_next_call(worker):
     with pytest.raises(BrokenProcessPool):
-        asyncio.run(offering.run(die))
-    assert asyncio.run(offering.run(announce_twice, "g")) != os.getpid()
+        asyncio.run(offer_workers.run(die))
+    assert asyncio.run(offer_workers.run(announce_twice, "g")) != os.getpid()
 
 
 def test_dispatch_errors_survive_pickling():

@@ -6,7 +6,7 @@ import gc
 import pytest
 from channels.exceptions import StopConsumer
 
-from dispatch.pump import dispatch_from
+from dispatch.transport.message_loop import dispatch_from
 
 
 def _source(messages, delay=0.0):
@@ -94,7 +94,7 @@ def test_a_source_error_lets_the_message_being_handled_finish():
 
 
 def test_between_two_frames_a_connection_keeps_only_what_waits_for_the_next():
-    """What a message leaves alive until the connection's next one is what young collections go through (dispatch/memory.py)."""
+    """What a message leaves alive until the connection's next one is what young collections go through (dispatch/transport/gc_policy.py)."""
     connections = 200
 
     async def run():
