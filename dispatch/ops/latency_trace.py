@@ -13,7 +13,7 @@ import os
 import time
 
 PATH = os.environ.get("DISPATCH_TRACE_HOPS", "")
-worker_span: contextvars.ContextVar = contextvars.ContextVar("worker_span", default=None)  # set by offering.run
+worker_span: contextvars.ContextVar = contextvars.ContextVar("worker_span", default=None)  # set by offer_workers.run
 
 
 def mark(ride_id, hop: str, at: float | None = None) -> None:

@@ -58,7 +58,7 @@ def rejected(reason: str) -> None:
 
 
 def announced(message: dict | list) -> None:
-    """Count an announcement leaving this process (``events.post``): offers and escalations."""
+    """Count an announcement leaving this process (``announcements.post``): offers and escalations."""
     for frame in message if isinstance(message, list) else (message,):
         kind = frame.get("type")
         if kind == "offer":

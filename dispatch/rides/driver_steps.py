@@ -1,11 +1,9 @@
 """The database work of a driver's ride frames, as module-level calls the offering worker runs (dispatch.rides.offer_workers).
 
-Accepting, arriving, boarding and completing are ORM work of 3-10 ms each. On the serving process's
-threads they held the GIL the event loop needs for thousands of position frames a second: sampled at
-10,000 cabs, they were the largest share of the GIL not held by the event loop, and the tail of the
-request->offer latency (docs/dispatch-benchmark.md). Each returns what the driver's answer frame
-carries, read in the same call.
-"""
+Accepting, arriving, boarding and completing are ORM work. On the serving process's threads they held the GIL the
+event loop needs for thousands of position frames a second, and made the tail of the request->offer latency
+(docs/dispatch-benchmark.md, "Measurements by module"). Each returns what the driver's answer frame carries, read in
+the same call. """
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
 """Where offers are made: a worker process beside each serving process.
 
-Choosing a cab and writing the ride with its offer is 5-7 ms alone and ~14 ms under the
-benchmark's load, mostly Python around six database round trips. In the Daphne process that work
-shares the GIL with the event loop, which serves thousands of position frames a second: measured at
-5,000 cabs, a request took 40-120 ms there. In a worker process it runs on another core. The worker announces nothing itself: what its
-commits announce comes back with the result and leaves through this process's outbox, in commit
-order, so the in-memory and the Redis layers behave alike.
+Choosing a cab and writing the ride with its offer is mostly Python around several database round trips. In the
+Daphne process that work shares the GIL with the event loop, which serves thousands of position frames a second, and
+requests waited behind it (docs/dispatch-benchmark.md, "Measurements by module"). In a worker process it runs on
+another core. The worker announces nothing itself: what its commits announce comes back with the result and leaves
+through this process's outbox, in commit order, so the in-memory and the Redis layers behave alike.
 
 ``DISPATCH_OFFER_PROCESSES = 0`` runs the same calls on threads of the serving process (the
 in-process tests use it: a worker could not see their test database). A worker that dies loses no

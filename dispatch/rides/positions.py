@@ -65,10 +65,10 @@ def flush(batch: dict[int, tuple[float, float, datetime]]) -> int:
 def _write(ids, lats, lons, ats, cells, zones) -> None:
     """Write the batch in one statement on PostgreSQL (arrays unnested), one prepared UPDATE per row elsewhere.
 
-    Django's bulk_update builds a CASE per row and column: ~4x the CPU of either. On PostgreSQL each
-    column travels as one bound array literal built with ``str.join`` (psycopg's adaptation of a list
-    looks at every element: ~14 ms of 52 for 2,000 rows); every value is a number, a timestamp or a
-    word of the grid or the zones, none of which an array literal must quote.
+    Django's bulk_update builds a CASE per row and column, several times the CPU of either. On PostgreSQL each
+    column travels as one bound array literal built with ``str.join`` (psycopg's adaptation of a list looks at
+    every element, a large share of the write: docs/dispatch-benchmark.md, "Measurements by module"); every value
+    is a number, a timestamp or a word of the grid or the zones, none of which an array literal must quote.
     """
     quote = connection.ops.quote_name
     table, columns = quote(Cab._meta.db_table), ("lat", "lon", "position_at", "cell", "zone")

@@ -2,16 +2,12 @@
 
 The one-process layer:
 
-Channels' ``InMemoryChannelLayer`` looks through every channel and every group
-membership for what expired on each send to a group and on each receive:
-O(connections) per message, which at thousands of cabs took a tenth of the
-process's time in the benchmark (docs/dispatch-benchmark.md). Messages expire
-after a minute and memberships after a day, so looking at each every few
-seconds changes nothing else. Even once every five seconds, one walk over
-10,000 cabs' channels and memberships held the event loop ~40 ms (sampled in
-the fifth round), the tail of a ride request: so the walk is done in slices,
-a few hundred entries each tenth of a second.
-"""
+Channels' ``InMemoryChannelLayer`` looks through every channel and every group membership for what expired on each
+send to a group and on each receive: O(connections) per message, a large share of the process's time at thousands of
+cabs (docs/dispatch-benchmark.md, "Measurements by module"). Messages expire after a minute and memberships after a
+day, so looking at each every few seconds changes nothing else. Even then one walk over every channel and membership
+held the event loop long enough to be the tail of a ride request: so the walk is done in slices, a few hundred
+entries each tenth of a second. """
 
 import math
 import time

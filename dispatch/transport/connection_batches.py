@@ -1,17 +1,14 @@
 """The database work of drivers' connections (going online, snapshot, status, going offline), in batches on threads of its own.
 
 After a restart every driver reconnects at once. On Channels' one database thread those thousands of
-connections (15-25 ms each, ~17 statements and two commits) queued behind one another and in front of
+connections (each a dozen statements and two commits) queued behind one another and in front of
 every ride's steps. Here what connections ask while the previous batch of the same kind runs is taken
 together: one call of a ``*_many`` function, a few statements and one commit for the whole batch. A lone
 connection is not delayed: its batch of one starts on the next turn of the event loop.
 
-One batch of a kind runs at a time, the kinds side by side on a few threads. Building and compiling an
-ORM statement costs the serving process 0.3-0.8 ms of the interpreter lock whatever the batch's size, so
-a storm is served with fewer, larger batches: measured at 10,000 cabs, four batches of a kind at once
-made batches of 7-10 connections and took 53 s; one at a time, 12-18 and 38 s
-(docs/dispatch-benchmark.md, eighth round).
-"""
+One batch of a kind runs at a time, the kinds side by side on a few threads. Building and compiling an ORM statement
+costs the serving process the interpreter lock whatever the batch's size, so a storm is served faster with fewer,
+larger batches than with several of a kind at once (docs/dispatch-benchmark.md, "Measurements by module"). """
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
 """The statements of a connection storm's batches (tokens, cabs, connections), written by hand.
 
 After a restart every driver reconnects at once and the serving process runs thousands of batches
-(dispatch.transport.connection_batches). Building and compiling one ORM statement cost it 0.5-1 ms of CPU, under the
-interpreter lock the event loop needs, whatever the batch's size; running it 0.1-0.2 ms. Going online,
-the first status, going offline and the first question of a driver's snapshot use these statements
-instead (docs/dispatch-benchmark.md, eighth round); every other path keeps the ORM. They run on
-PostgreSQL and SQLite alike, and their values are converted as the ORM converts them (a boolean from
-SQLite's integer, an instant from its text, the kept facts from JSON text).
-"""
+(dispatch.transport.connection_batches). Building and compiling one ORM statement cost it several times what running
+it did, under the interpreter lock the event loop needs, whatever the batch's size (docs/dispatch-benchmark.md,
+"Measurements by module"). Going online, the first status, going offline and the first question of a driver's
+snapshot use these statements instead; every other path keeps the ORM. They run on PostgreSQL and SQLite alike, and
+their values are converted as the ORM converts them (a boolean from SQLite's integer, an instant from its text, the
+kept facts from JSON text). """
 
 from __future__ import annotations
 

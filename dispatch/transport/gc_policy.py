@@ -2,19 +2,15 @@
 
 Every frame leaves a few objects alive until the same connection's next frame (the wait for that
 frame: a coroutine, a future, its iterator and the task's wake-up, ``dispatch.transport.message_loop``; autobahn's frame
-masker): at 10,000 cabs about ten thousand a second go through the collector's young generations,
-and they are most of what a young collection visits.
-Measured (docs/dispatch-benchmark.md): with Python's way, collections of the young generations
-took 12-160 ms and full collections 0.5-1.5 s, every minute or two; 5-9% of the time the process
-answered nothing.
+masker): with thousands of cabs they are most of what a young collection visits. With Python's default
+policy, collections grew long and frequent enough that the process stopped answering for part of the
+time (docs/dispatch-benchmark.md, "Measurements by module").
 
 So what survives is frozen every second (``gc.freeze()`` only moves lists: it costs nothing):
-collections then look only at what was made since, and stay short. At 10,000 cabs, freezing every
-ten seconds still let a young collection reach 50-90 ms of CPU now and then, the event loop's
-longest stalls (docs/dispatch-benchmark.md, seventh round); every second, the serving process's
-size and frozen count stayed flat over the benchmark's windows. Cycles frozen while alive and
-garbage since are collected once an hour, when everything is unfrozen and collected (about a
-second at 5,000 connections).
+collections then look only at what was made since, and stay short. Freezing less often still let a
+young collection become the event loop's longest stall; every second, the process's size and frozen
+count stay flat. Cycles frozen while alive and garbage since are collected once an hour, when
+everything is unfrozen and collected.
 """
 
 from __future__ import annotations

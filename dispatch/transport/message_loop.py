@@ -4,10 +4,10 @@ Whatever a connection creates to wait for its next frame stays alive until that 
 seconds later. At 10,000 connections those survivors are what the garbage collector's young
 collections go through (dispatch/transport/gc_policy.py). Channels' ``await_many_dispatch`` makes, for every
 message, a new Task for the next receive and an ``asyncio.wait`` (a waiter future, callbacks, sets).
-This loop's first version had one task read each source and hand its messages to the consumer's task
-through a queue: two waiters per connection, the source's and the queue's. Now each source's task
-handles what it reads itself, and a lock takes the messages one at a time, in the order they were
-read (``asyncio.Lock`` serves its waiters first come, first served).
+A task per source handing its messages to the consumer's task through a queue would still leave two
+waiters per connection, the source's and the queue's; here each source's task handles what it reads
+itself, and a lock takes the messages one at a time, in the order they were read (``asyncio.Lock``
+serves its waiters first come, first served).
 """
 
 from __future__ import annotations

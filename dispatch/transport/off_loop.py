@@ -1,12 +1,11 @@
 """Frames too costly for the event loop, read, checked and served in the offering worker (``dispatch.rides.offer_workers``).
 
-A trace of 10,000 fixes (a 5.5-hour trip, about 1 MB) took ~25 ms to read and ~0.5 s to check with DRF; on the
-serving process's event loop that held every other socket of the process (pings went from 1 ms to 388 ms). Here the
-serving process only hands the text over: a frame longer than ``protocol.INLINE_FRAME_BYTES`` is read here, and a
-trace frame (``SERVED``) is also checked and served here, whatever its length, so that only its small answer comes
-back. The ride's owner is checked before the trace is read (``ride_steps.check_drivers_ride``): a trace for another cab's
-ride costs one indexed read.
-"""
+Reading and checking a long trace with DRF takes long enough that, on the serving process's event loop, it held
+every other socket of the process (docs/dispatch-benchmark.md, "Measurements by module"). Here the serving process
+only hands the text over: a frame longer than ``protocol.INLINE_FRAME_BYTES`` is read here, and a trace frame
+(``SERVED``) is also checked and served here, whatever its length, so that only its small answer comes back. The
+ride's owner is checked before the trace is read (``ride_steps.check_drivers_ride``): a trace for another cab's ride
+costs one indexed read. """
 
 from __future__ import annotations
 

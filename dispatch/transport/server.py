@@ -1,10 +1,9 @@
 """Daphne with its per-connection sweeps made incremental: ``python -m dispatch.transport.server`` takes Daphne's arguments.
 
-Daphne 4.2's ``Server`` walks every connection once a second (``application_checker``: reap finished
-applications and closed connections) and every two seconds (``timeout_checker``: each protocol's
-``check_timeouts``, which also sends the keepalive pings). At 10,000 websockets each walk is one
-burst of tens of milliseconds on the event loop, during which no frame is read: profiled, 11% and
-6-7% of the process, and the tail of the request->offer latency (docs/dispatch-benchmark.md).
+Daphne 4.2's ``Server`` walks every connection once a second (``application_checker``: reap finished applications
+and closed connections) and every two seconds (``timeout_checker``: each protocol's ``check_timeouts``, which also
+sends the keepalive pings). With thousands of websockets each walk is one burst on the event loop during which no
+frame is read, and the tail of the request->offer latency (docs/dispatch-benchmark.md, "Measurements by module").
 
 * Reaping is driven by events: a connection is looked at when its application finishes or its
   socket closes, not every second; what the check does to such a connection is Daphne's own code
@@ -13,23 +12,20 @@ burst of tens of milliseconds on the event loop, during which no frame is read: 
   checked, so that each is still checked once per ``TIMEOUT_PERIOD_SECONDS`` (Daphne's period) but
   the work comes in small pieces instead of one burst.
 
-It starts the dispatch's background tick with the server (``dispatch.transport.background_tick``), not at the first websocket:
-a process nobody has connected to yet still expires offers, dispatches bookings and answers ``/readyz``.
-
-And it listens with a longer queue of connections waiting to be accepted. Twisted's is 50: when a
-restart makes thousands of phones reconnect within a second, the kernel drops the SYNs beyond it and
-each phone tries again one, three, seven seconds later (TCP's retransmission), which stretched the
-storm for everyone (docs/dispatch-benchmark.md, eighth round). An endpoint that names its own
+And it listens with a longer queue of connections waiting to be accepted. Twisted's is 50: when a restart makes
+thousands of phones reconnect within a second, the kernel drops the SYNs beyond it and each phone tries again
+seconds later (TCP's retransmission), which stretched the storm for everyone. An endpoint that names its own
 ``backlog`` keeps it; the kernel caps the queue at ``net.core.somaxconn``.
 
 And the process's dispatch work (``dispatch.transport.background_tick``: the tick, the announcement outbox, the offering
-workers) starts with the server, not with its first websocket: after a restart, advance bookings falling due
-and escalated rides are handled before any socket connects (docs/operations.md).
+workers) starts with the server, not with its first websocket: a process nobody has connected to yet still expires
+offers, dispatches the advance bookings falling due and the escalated rides, and answers ``/readyz``
+(docs/operations.md).
 
 And what a socket has sent but its consumer has not read yet is bounded (``BoundedWebSocketProtocol``): the
 consumers' rate limit (``wire.LIMITS``) counts a frame when it is handled, and Daphne reads whatever arrives
-meanwhile into an unbounded queue. Measured, a client sending 1 MB frames without pause while its first
-traces were being checked had 110 MB queued in the serving process after 4 s, and its flood close came 10 s later.
+meanwhile into an unbounded queue: a client sending large frames without pause filled the serving process's memory
+long before its flood close (docs/dispatch-benchmark.md, "Measurements by module").
 
 Its access log writes paths without query strings or receipt tokens (``backend.log_paths``).
 """

@@ -1,13 +1,12 @@
 """Websocket authentication.
 
-Drivers: a native app sends no ``Origin``, so this route has its own rule: ``Authorization: Token <key>``
-in the handshake headers (never in the URL), refused once expired or revoked as on the REST API
-(``backend.accounts.tokens``). The key is checked in the same batched call that brings the driver's
-cab online (:func:`go_online_by_token`): after a restart every driver reconnects at once, and one
-database step per connection instead of two is a fifth less of the serving process's work in that
-storm (docs/dispatch-benchmark.md, eighth round).
-Passengers: the first frame is ``{"type": "auth", "token": ...}``.
-Operators: the Django session, behind origin validation.
+Drivers: a native app sends no ``Origin``, so this route has its own rule: ``Authorization: Token <key>`` in the
+handshake headers (never in the URL), refused once expired or revoked as on the REST API
+(``backend.accounts.tokens``). The key is checked in the same batched call that brings the driver's cab online
+(:func:`go_online_by_token`): after a restart every driver reconnects at once, and one database step per connection
+instead of two is less of the serving process's work in that storm (docs/dispatch-benchmark.md, "Measurements by
+module"). Passengers: the first frame is ``{"type": "auth", "token": ...}``. Operators: the Django session, behind
+origin validation.
 
 A credential that ends closes its open sockets (``dispatch.transport.credential_changes``): a driver's when its key expires (a timer
 per socket) or is deleted, a passenger's when its token changes.
