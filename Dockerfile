@@ -11,4 +11,4 @@ COPY manage.py ./
 # collectstatic only imports the settings: a throwaway key, never the one the platform runs with.
 RUN pip install --no-cache-dir . && DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input --verbosity 0
 EXPOSE 8000
-CMD ["python", "-m", "dispatch.server", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+CMD ["python", "-m", "dispatch.transport.server", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

@@ -58,7 +58,7 @@ run: install
 	if [ "$(SIM_CABS)" != "0" ]; then \
 	  (sleep 5 && $(BIN)/python manage.py simulate --cabs $(SIM_CABS) --rides-per-minute 4 --url ws://$(HOST):$(PORT) > var/simulator.log 2>&1) & \
 	fi; \
-	$(BIN)/python -m dispatch.server $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m dispatch.transport.server $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Installs everything, lints (ruff), type-checks the Django-free core (mypy), checks the production settings (`check --deploy`) and runs the whole test suite.
 test: system-deps install deploy-check

@@ -29,7 +29,7 @@ class LawViolation(Exception):
         self.detail = "; ".join(r["message"] for r in self.reasons)
         super().__init__(self.detail)
 
-    def __reduce__(self):  # raised in an offering worker process (dispatch.offering), re-raised in the serving one
+    def __reduce__(self):  # raised in an offering worker process (dispatch.rides.offer_workers), re-raised in the serving one
         return type(self), (self.decision, self.field)
 
     def payload(self) -> dict:

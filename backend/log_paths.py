@@ -1,7 +1,7 @@
 """What a log line may say about a request: the path without its query string or secrets.
 
 Daphne writes every request's full URI to its access log (``daphne.access.AccessLogGenerator``; the server of
-``dispatch.server`` passes it through :func:`redacted`) and Django logs the path of every 4xx/5xx ("Not Found:
+``dispatch.transport.server`` passes it through :func:`redacted`) and Django logs the path of every 4xx/5xx ("Not Found:
 /recibos/<token>.pdf"; :class:`RedactPaths` on the log handler). A query string can carry what a person typed (an
 address searched, a phone) and a receipt's path is its signed link, which reads that receipt for
 ``receipt_link_days``: logs are kept and read by more people than the data. So a logged path keeps its route and

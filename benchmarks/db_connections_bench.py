@@ -73,7 +73,7 @@ class Server:
             port = _free_port()
             log = open(log_dir / f"daphne-{port}.log", "w")
             self.processes.append(subprocess.Popen(
-                [sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                [sys.executable, "-m", "dispatch.transport.server", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT))
             self.ports.append(port)
         for port in self.ports:

@@ -75,9 +75,10 @@ def _build_naive_application():
 
     from backend.registry import compliance
     from backend.trips.models import Ride
-    from dispatch import choosing, events, grid, offers, snapshots
     from dispatch.consumers import DriverConsumer, PassengerConsumer
+    from dispatch.events import announcements, snapshots
     from dispatch.models import Cab, CabStatus
+    from dispatch.rides import choosing, grid, offers
 
     def write_position(cab_id, lat, lon):
         Cab.objects.filter(pk=cab_id).update(lat=lat, lon=lon, position_at=timezone.now(), cell=grid.cell_of(lat, lon))
@@ -97,7 +98,7 @@ def _build_naive_application():
             if best and compliance.may_work(best[1].driver, best[1].permit):
                 offers._offer_open_ride(ride, choosing.Choice(best[1], "naive: nearest of all cabs", [], best[0]))
             else:
-                events.announce(events.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
+                announcements.announce(announcements.OPERATORS, {"type": "escalation", "ride": snapshots.ride(ride)})
         return Ride.objects.get(pk=ride.pk)
 
     class NaiveDriver(DriverConsumer):
@@ -107,7 +108,7 @@ def _build_naive_application():
     class NaivePassenger(PassengerConsumer):
         async def on_ride_request(self, data):
             ride = await database_sync_to_async(naive_request)(data["pickup"], data.get("destination"), self.passenger)
-            await self.join(events.ride_group(ride.pk))
+            await self.join(announcements.ride_group(ride.pk))
             await self.send_json({"type": "ride_update", "ride": await database_sync_to_async(snapshots.ride)(ride)})
 
     return ProtocolTypeRouter({"websocket": URLRouter([
@@ -204,7 +205,7 @@ def build_fleet(n: int, passengers: int, first: int = 0, part: tuple[int, int] =
     from backend.registry.models import Inspection
     from backend.registry.services import auxiliaries, people, permits, vehicles
     from backend.trips.models import Passenger
-    from dispatch.cabs import go_online
+    from dispatch.rides.cabs import go_online
     from taxilaw.inspection_items import approved_vistoria
 
     User = get_user_model()
@@ -293,8 +294,8 @@ def search_benchmark(n_naive: int = 10, n_search: int = 300) -> dict:
     from django.utils import timezone
     from geopy.distance import geodesic
 
-    from dispatch import choosing, positions
     from dispatch.models import Cab, CabStatus
+    from dispatch.rides import choosing, positions
 
     rng = random.Random(66)
     now = timezone.now()
@@ -411,7 +412,7 @@ class Servers:
         log = open(self.tmp / f"daphne-{port}.log", "a")
         # pinned with taskset: the server and its offering worker (a child inherits the affinity) on one core
         taskset = ["taskset", "-c", str(self.cores[k])] if self.cores else []
-        return subprocess.Popen([*taskset, sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
+        return subprocess.Popen([*taskset, sys.executable, "-m", "dispatch.transport.server", "-b", "127.0.0.1", "-p", str(port),
                                  "--websocket_connect_timeout", "30", self.app],
                                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -903,7 +904,7 @@ HOPS = (("send", "consumer", "passenger client sends -> consumer handles the fra
 
 def hop_times(path: Path, requests: dict, offers: dict, since: float, until: float) -> list[tuple[str, float, float, float, int]]:
     """Per hop of the measured requests (sent between ``since`` and ``until``): label, p50, p90, p99 (ms), count;
-    from the server's marks (dispatch/hops.py) and the clients' send and read times."""
+    from the server's marks (dispatch/ops/latency_trace.py) and the clients' send and read times."""
     marks: dict = {}
     if path.exists():
         for line in path.read_text().splitlines():

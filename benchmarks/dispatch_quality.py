@@ -9,11 +9,11 @@ ends lie within ``SNAP_M`` joined, its largest connected part kept); cabs drive 
 ``SPEED_MPS``. The ranks are the demo ranks of Muriaé (``backend/ranks/demo.py``) with their titulars. The law is
 the law core's: a free cab checks in at a rank only as ``taxilaw.ranks`` allows (Art. 9, V radius, Art. 22, Art. 27,
 §3 visitors), and leaves it when it takes a ride; a cab the registry does not allow is never offered a ride; a cab
-holds one offer at a time and is never offered a ride it refused. The choice is ``dispatch.choice_rule``, the
+holds one offer at a time and is never offered a ride it refused. The choice is ``dispatch.rides.choice_rule``, the
 live dispatcher's rule: the queue of the rank within ``RANK_RADIUS_M`` of the pickup first (first come, first
 served), then the nearest free cabs.
 
-* greedy: as ``dispatch.offers`` does, a request is offered at once; a refusal offers it to the next; a request no
+* greedy: as ``dispatch.rides.offers`` does, a request is offered at once; a refusal offers it to the next; a request no
   cab may take is retried every ``RETRY_EVERY_SECONDS``.
 * batched: every ``window`` seconds the requests waiting for a cab are matched together: the rank queues first (as
   greedy), then a minimum-cost assignment of the rest to the free cabs over the straight-line pickup distance (what
@@ -45,7 +45,7 @@ from scipy.spatial import cKDTree
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from backend.ranks.demo import MURIAE_RANKS  # noqa: E402  (a plain list: no Django)
-from dispatch.choice_rule import RANK_RADIUS_M, candidate_order, first_allowed, queue_order, rank_for_pickup  # noqa: E402
+from dispatch.rides.choice_rule import RANK_RADIUS_M, candidate_order, first_allowed, queue_order, rank_for_pickup  # noqa: E402
 from taxilaw import ranks as law  # noqa: E402
 from taxilaw.decision import Decision  # noqa: E402
 from taxilaw.geodesy import distance_m, segment_distance_m  # noqa: E402
@@ -57,9 +57,9 @@ SNAP_M = 20.0  # the IBGE segments stop short of their crossings: ends this clos
 SPEED_MPS = 25 / 3.6  # a cab in town
 CENTRE = (-21.1311, -42.3676)  # Praça Cel. Pacheco de Medeiros
 DEMAND_SCALE_M = 1500.0  # pickups and destinations thin out as exp(-distance from the centre / this)
-MAX_REACH_M = 6500.0  # dispatch.choosing's largest search square (MAX_RINGS): beyond, the operators are asked
-CANDIDATES = 8  # dispatch.choosing.CANDIDATES_PER_OFFER
-RETRY_EVERY_SECONDS = 2  # dispatch.escalations
+MAX_REACH_M = 6500.0  # dispatch.rides.choosing's largest search square (MAX_RINGS): beyond, the operators are asked
+CANDIDATES = 8  # dispatch.rides.choosing.CANDIDATES_PER_OFFER
+RETRY_EVERY_SECONDS = 2  # dispatch.rides.escalations
 GIVE_UP_S = 15 * 60  # escalation_give_up_minutes
 ACCEPT_SHARE = 0.85  # drivers' answers: accepted, else refused (or let expire) after ANSWER_S
 ANSWER_S = (3, 12)
@@ -360,7 +360,7 @@ class World:
         """Requests with no cab and no offer pending, oldest first."""
         return [r for r in self.rides if r.open and r.offered_until is None]
 
-    # the rule of choice (dispatch.choice_rule), in memory
+    # the rule of choice (dispatch.rides.choice_rule), in memory
     def rank_queue(self, ride: Ride, taken: set[int] = frozenset()) -> list[Cab]:
         rank = rank_for_pickup(*self.where(ride.pickup), self.ranks.values())
         if rank is None:
@@ -403,7 +403,7 @@ class World:
 
 
 def greedy(world: World) -> None:
-    """``dispatch.offers``: a request is offered at once; a refusal, at once to the next; a request no cab may take
+    """``dispatch.rides.offers``: a request is offered at once; a refusal, at once to the next; a request no cab may take
     is retried every RETRY_EVERY_SECONDS."""
     retry = world.t % RETRY_EVERY_SECONDS == 0
     for ride in world.waiting():

@@ -11,10 +11,10 @@ django_asgi = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from dispatch import memory  # noqa: E402
-from dispatch.routing import websocket_application  # noqa: E402
+from dispatch.transport import gc_policy  # noqa: E402
+from dispatch.transport.routing import websocket_application  # noqa: E402
 
-memory.start()  # the garbage collector's policy for thousands of websockets
+gc_policy.start()  # the garbage collector's policy for thousands of websockets
 # Threads that wait on the database (the position flush; offers, with DISPATCH_OFFER_PROCESSES=0) get the
 # GIL back from the event loop within the switch interval after each round trip (5 ms by default).
 sys.setswitchinterval(0.0005)

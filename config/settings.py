@@ -155,9 +155,9 @@ REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # A pool that waits for a free connection instead of failing (dispatch.layers), sized by the arithmetic
+            # A pool that waits for a free connection instead of failing (dispatch.transport.channel_layers), sized by the arithmetic
             # of docs/operations.md: each command holds a connection one round trip, Redis runs one at a time.
-            "BACKEND": "dispatch.layers.WaitingPoolRedisChannelLayer",
+            "BACKEND": "dispatch.transport.channel_layers.WaitingPoolRedisChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out idle blocking reads unless told not to.
                 # A Redis that does not answer a connection fails it within seconds instead of TCP's minutes.
@@ -176,7 +176,7 @@ if REDIS_URL:
                           "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "muriae"),
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.transport.channel_layers.ThrottledInMemoryChannelLayer"}}
 
 # Password guessing (django-axes): after AXES_FAILURE_LIMIT failures an account, and separately an
 # address, is locked out for AXES_COOLOFF_TIME, on the admin login and on /api/auth/token/ alike;
@@ -281,11 +281,11 @@ LOGGING = {
 # Radio-taxi dispatch (Art. 66)
 DISPATCH_OFFER_SECONDS = int(os.environ.get("DISPATCH_OFFER_SECONDS", "20"))
 DISPATCH_TICK_SECONDS = float(os.environ.get("DISPATCH_TICK_SECONDS", "1.0"))
-# A serving process whose tick has not renewed its lease for this long is dead: its cabs go offline (dispatch.presence).
+# A serving process whose tick has not renewed its lease for this long is dead: its cabs go offline (dispatch.transport.presence).
 DISPATCH_PROCESS_LEASE_SECONDS = float(os.environ.get("DISPATCH_PROCESS_LEASE_SECONDS", "5"))
 # The central's phone, shown to a passenger whose ride no cab took (empty: the page names no number).
 DISPATCH_CENTRAL_PHONE = os.environ.get("DISPATCH_CENTRAL_PHONE", "")
-# Worker processes that make offers beside each Daphne process (dispatch.offering); 0: threads of the process.
+# Worker processes that make offers beside each Daphne process (dispatch.rides.offer_workers); 0: threads of the process.
 DISPATCH_OFFER_PROCESSES = int(os.environ.get("DISPATCH_OFFER_PROCESSES", "2"))
 
 # Operations (docs/operations.md): who may read /metrics without a staff session, and how old the scheduler's

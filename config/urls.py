@@ -16,7 +16,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("backend.accounts.api.urls")),
     path("api/", include("backend.registry.api.urls")),
-    path("api/", include("dispatch.urls")),
+    path("api/", include("dispatch.web.api_urls")),
     path("api/", include("backend.trips.api.urls")),
     path("api/", include("backend.ranks.api.urls")),
     path("api/", include("backend.ranks.driver_api")),
@@ -35,8 +35,8 @@ urlpatterns = [
     path("api/", include("backend.bookings.api.urls")),
     path("api/", include("backend.indicators.api.urls")),
     path("", include("backend.indicators.urls")),
-    path("", include("dispatch.web_urls")),
-    path("", include("dispatch.ops_urls")),  # /healthz, /readyz, /metrics (docs/operations.md)
+    path("", include("dispatch.web.page_urls")),
+    path("", include("dispatch.web.ops_urls")),  # /healthz, /readyz, /metrics (docs/operations.md)
 ]
 
 handler400 = "backend.error_views.bad_request"

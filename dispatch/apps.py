@@ -9,9 +9,8 @@ class DispatchConfig(AppConfig):
 
     def ready(self):
         from backend.ranks.services import ranks
-
-        from . import credentials
-        from .cabs import seen
+        from dispatch.rides.cabs import seen
+        from dispatch.transport import credential_changes
 
         ranks.read_cabs_with(seen)  # a rank check-in by any door is judged where dispatch last saw the cab
-        credentials.connect()  # a credential that ends closes the sockets opened with it
+        credential_changes.connect()  # a credential that ends closes the sockets opened with it

@@ -29,29 +29,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
-
-from . import (
-    auth,
-    background,
-    cabs,
-    connecting,
-    driver_steps,
-    errors,
-    events,
-    holding,
-    hops,
-    layer_watch,
-    metrics,
-    off_loop,
-    offering,
-    offers,
-    protocol,
-    pump,
-    rides,
-    snapshots,
-    wire,
-)
-from .positions import buffer
+from dispatch import errors, protocol, wire
+from dispatch.events import announcements as events
+from dispatch.events import snapshots
+from dispatch.ops import latency_trace as hops
+from dispatch.ops import metrics
+from dispatch.rides import cabs, driver_steps, offers
+from dispatch.rides import offer_workers as offering
+from dispatch.rides import ride_steps as rides
+from dispatch.rides.positions import buffer
+from dispatch.transport import background_tick as background
+from dispatch.transport import connection_batches as connecting
+from dispatch.transport import held_sockets as holding
+from dispatch.transport import layer_watch, off_loop
+from dispatch.transport import message_loop as pump
+from dispatch.transport import socket_auth as auth
 
 log = logging.getLogger(__name__)
 POLICY_VIOLATION = wire.POLICY_CLOSE

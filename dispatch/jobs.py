@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from backend.scheduler.jobs import every_tick, job
-
-from . import bookings, retention
+from dispatch.ops import retention
+from dispatch.rides import due_bookings
 
 
 @job("personal_data_purge", at=timedelta(hours=3, minutes=30))
@@ -20,5 +20,5 @@ def personal_data_purge(now: datetime) -> str:
 @every_tick("overdue_bookings")
 def overdue_bookings(now: datetime) -> str:
     """Bookings still scheduled ``SCHEDULER_GRACE`` after their time become rides here (each claimed once)."""
-    rides = bookings.dispatch_due(now=now, limit=bookings.DUE_PER_SCHEDULER_RUN, overdue=bookings.SCHEDULER_GRACE)
+    rides = due_bookings.dispatch_due(now=now, limit=due_bookings.DUE_PER_SCHEDULER_RUN, overdue=due_bookings.SCHEDULER_GRACE)
     return f"{len(rides)} agendamento(s) despachado(s)" if rides else ""

@@ -89,7 +89,7 @@ class Offer(models.Model):
 
 
 class ServingProcess(models.Model):
-    """A serving (Daphne) process, alive while its background tick renews ``lease_until`` (dispatch.presence).
+    """A serving (Daphne) process, alive while its background tick renews ``lease_until`` (dispatch.transport.presence).
 
     A process that dies stops renewing: once its lease has run out its connections are gone and its cabs offline."""
 

@@ -10,8 +10,9 @@ payment, or the fare no longer "em revisão" and payable (docs/payments.md).
 from backend.payments.api import views as payments_api
 from backend.trips.api import views as trips_api
 from backend.trips.models import Ride
-
-from . import events, snapshots, wire
+from dispatch import wire
+from dispatch.events import announcements as events
+from dispatch.events import snapshots
 
 
 def _announce(ride: Ride) -> None:

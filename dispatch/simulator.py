@@ -72,7 +72,7 @@ def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RES
     from backend.registry.compliance import may_work
     from backend.registry.models import Auxiliary, Permit
     from backend.trips.models import Passenger
-    from dispatch.cabs import driven_permit
+    from dispatch.rides.cabs import driven_permit
 
     User = get_user_model()
     world = World(cabs=[], ranks=[], passengers=[])

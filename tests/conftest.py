@@ -5,7 +5,7 @@ import pytest
 def _offers_on_threads():
     """In-process tests make offers on threads: a worker process could not see their test database.
 
-    The end-to-end tests' Daphne processes keep the default, a worker process (``dispatch.offering``).
+    The end-to-end tests' Daphne processes keep the default, a worker process (``dispatch.rides.offer_workers``).
     """
     from django.conf import settings
 

@@ -41,9 +41,9 @@ def test_the_architecture_picture_is_the_layers_contract():
     ("backend/registry/services/permits.py", "from dispatch import events", "backend apps never import dispatch"),
     ("driver_app/formatting.py", "import shapely", "the driver app imports only taxilaw"),
     ("zones/geojson.py", "import backend.registry.models", "zones (geometry)"),
-    ("dispatch/grid.py", "import driver_app.formatting", "dispatch imports backend apps"),
+    ("dispatch/rides/grid.py", "import driver_app.formatting", "dispatch imports backend apps"),
     ("backend/registry/services/permits.py", "import config.urls", "backend apps never import dispatch"),
-    ("dispatch/grid.py", "import config.settings", "the project's layers"),
+    ("dispatch/rides/grid.py", "import config.settings", "the project's layers"),
     ("zones/geojson.py", "import driver_app.formatting", "the project's layers"),
 ])
 def test_a_forbidden_import_breaks_the_contract(tmp_path, module, line, contract):

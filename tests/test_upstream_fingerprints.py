@@ -23,19 +23,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # upstream "module:qualname" -> (sha256 prefix of its source, our code to re-check when it changes)
 FINGERPRINTS = {
-    "daphne.server:Server.application_checker": ("ccb688341a7d0bc1", "dispatch.server.IncrementalSweepServer.application_checker"),
-    "daphne.server:Server.timeout_checker": ("6b70373a3a77cb2b", "dispatch.server.IncrementalSweepServer.timeout_checker"),
-    "daphne.server:Server.protocol_disconnected": ("c1f5fe8cdedc09dc", "dispatch.server.IncrementalSweepServer.protocol_disconnected"),
-    "daphne.server:Server.create_application": ("f1e300b4ecf636c8", "dispatch.server.IncrementalSweepServer.create_application"),
-    "daphne.server:Server.log_action": ("24dce8ac1282941e", "dispatch.server.IncrementalSweepServer.log_action"),
-    "daphne.server:Server.run": ("447c6bd42c62e98c", "dispatch.server.IncrementalSweepServer.ws_factory (set by run)"),
-    "daphne.ws_protocol:WebSocketProtocol.onMessage": ("826cc86d0e2aeef0", "dispatch.server.BoundedWebSocketProtocol.onMessage"),
+    "daphne.server:Server.application_checker": ("ccb688341a7d0bc1", "dispatch.transport.server.IncrementalSweepServer.application_checker"),
+    "daphne.server:Server.timeout_checker": ("6b70373a3a77cb2b", "dispatch.transport.server.IncrementalSweepServer.timeout_checker"),
+    "daphne.server:Server.protocol_disconnected": ("c1f5fe8cdedc09dc", "dispatch.transport.server.IncrementalSweepServer.protocol_disconnected"),
+    "daphne.server:Server.create_application": ("f1e300b4ecf636c8", "dispatch.transport.server.IncrementalSweepServer.create_application"),
+    "daphne.server:Server.log_action": ("24dce8ac1282941e", "dispatch.transport.server.IncrementalSweepServer.log_action"),
+    "daphne.server:Server.run": ("447c6bd42c62e98c", "dispatch.transport.server.IncrementalSweepServer.ws_factory (set by run)"),
+    "daphne.ws_protocol:WebSocketProtocol.onMessage": ("826cc86d0e2aeef0", "dispatch.transport.server.BoundedWebSocketProtocol.onMessage"),
     "channels.consumer:AsyncConsumer.__call__": ("e52238720872dbc3", "dispatch.consumers._Base.__call__"),
     "channels.consumer:AsyncConsumer.dispatch": ("39f34e7d4fb0f655", "dispatch.consumers._Base.dispatch"),
-    "channels.utils:await_many_dispatch": ("30ef889498560da3", "dispatch.pump.dispatch_from"),
-    "channels.layers:InMemoryChannelLayer._clean_expired": ("604032dae1cc01d2", "dispatch.layers.ThrottledInMemoryChannelLayer._clean_slice"),
-    "channels.layers:InMemoryChannelLayer._remove_from_groups": ("791d451199f668ed", "dispatch.layers.ThrottledInMemoryChannelLayer._clean_slice"),
-    "channels_redis.core:RedisChannelLayer.create_pool": ("078b4e157f6e27bc", "dispatch.layers.WaitingPoolRedisChannelLayer.create_pool"),
+    "channels.utils:await_many_dispatch": ("30ef889498560da3", "dispatch.transport.message_loop.dispatch_from"),
+    "channels.layers:InMemoryChannelLayer._clean_expired": ("604032dae1cc01d2", "dispatch.transport.channel_layers.ThrottledInMemoryChannelLayer._clean_slice"),
+    "channels.layers:InMemoryChannelLayer._remove_from_groups": ("791d451199f668ed", "dispatch.transport.channel_layers.ThrottledInMemoryChannelLayer._clean_slice"),
+    "channels_redis.core:RedisChannelLayer.create_pool": ("078b4e157f6e27bc", "dispatch.transport.channel_layers.WaitingPoolRedisChannelLayer.create_pool"),
 }
 
 # The distributions whose internals the functions above belong to: each pinned to one minor version.

@@ -3,7 +3,7 @@
 DRF's token table, one token per user, with three rules on top: a login issues
 a fresh key (the old one dies), a key older than ``AUTH_TOKEN_TTL`` is refused,
 and logout or a password change deletes it. The websocket handshake
-(``dispatch.auth``) asks the same question as the REST API, in one statement for a batch of
+(``dispatch.transport.socket_auth``) asks the same question as the REST API, in one statement for a batch of
 handshakes: an active user and a key issued after :func:`issued_after`.
 """
 

@@ -17,10 +17,10 @@ from .bairros import bairro_at
 from .models import RolledDay, ServiceRollup
 from .periods import Period, bucket, bucket_key, fill, monday_of
 
-# Who created a ride that a passenger asked for (dispatch.offers, backend.bookings); "street" and "rank" are trips
+# Who created a ride that a passenger asked for (dispatch.rides.offers, backend.bookings); "street" and "rank" are trips
 # that started at the kerb, not requests.
 REQUEST_ORIGINS = ("passenger", "operator")
-# Ride.cancelled_by values (dispatch.rides, dispatch.give_up): the cancellation's author.
+# Ride.cancelled_by values (dispatch.rides.ride_steps, dispatch.rides.give_up): the cancellation's author.
 CANCELLED_BY = ("passenger", "operator", "driver", "no_cab")
 NO_SHOW_REASON = "passenger_absent"  # taxilaw.cancellation.CancelReason.PASSENGER_ABSENT
 

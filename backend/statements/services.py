@@ -50,7 +50,7 @@ from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyState
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
-ORIGIN_OF_CREATOR = {"street": StatementRide.Origin.STREET, "rank": StatementRide.Origin.RANK}  # Ride.created_by (dispatch/street.py)
+ORIGIN_OF_CREATOR = {"street": StatementRide.Origin.STREET, "rank": StatementRide.Origin.RANK}  # Ride.created_by (dispatch/rides/street_trips.py)
 
 
 @dataclass(frozen=True)

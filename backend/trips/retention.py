@@ -10,7 +10,7 @@ A passenger's erasure (:func:`erase_passenger`) reaches everything that names or
 (scheduled ones cancelled), their rides' addresses and traces, their ratings' comments, their complaints' texts
 (the complaint stays, anonymised), the receipts' links (revoked: ``backend.receipts.receipts.linkable``) and
 their open sockets (the token is replaced, and dispatch closes every socket opened with the old one:
-``dispatch.credentials``).
+``dispatch.transport.credential_changes``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ from validate_docbr import CNH, CPF, RENAVAM
 
 from backend.registry.models import Inspection
 from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles
-from dispatch import background, connecting, offering
+from dispatch.rides import offer_workers
+from dispatch.transport import background_tick, connection_batches
 from taxilaw.inspection_items import approved_vistoria
 
 _serial = count(1)
@@ -34,7 +35,7 @@ def _dispatch_threads_done():
     """Dispatch's own threads (the tick, the connections' batches, the offers) finish their database work before the
     test's database is flushed: a batch still in its transaction deadlocked a transactional test's TRUNCATE."""
     yield
-    for executor in (background._worker, connecting._threads, offering._threads):
+    for executor in (background_tick._worker, connection_batches._threads, offer_workers._threads):
         _drain(executor)
 
 

@@ -68,13 +68,13 @@ class Dispatch:
     """A permit's cab connected through dispatch, and what dispatch's background re-check tells it."""
 
     def connect(self, permit):
-        from dispatch import cabs
+        from dispatch.rides import cabs
 
         return cabs.go_online(permit.holder)  # connected, the registry's facts kept on the cab
 
     def told(self) -> list[int]:
         """Run the re-check the background tick runs: the permits told they may no longer work."""
-        from dispatch import cabs
+        from dispatch.rides import cabs
 
         return cabs.tell_the_no_longer_allowed()
 

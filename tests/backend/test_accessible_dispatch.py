@@ -7,8 +7,10 @@ import pytest
 from django.utils import timezone
 
 from backend.registry.models import Vehicle
-from dispatch import errors, grid, offers, protocol, snapshots
+from dispatch import errors, protocol
+from dispatch.events import snapshots
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid, offers
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)

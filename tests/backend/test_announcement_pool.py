@@ -1,5 +1,5 @@
 """No announcement lost to a full Redis pool (issue 33, item 3): the layer's pool waits for a connection, a failed
-send is tried again, and every failure is counted (dispatch.layers, dispatch.events).
+send is tried again, and every failure is counted (dispatch.transport.channel_layers, dispatch.events.announcements).
 
 On a private ``redis-server`` (a deliberately small pool, never the shared Redis's settings).
 """
@@ -17,8 +17,8 @@ from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import MaxConnectionsError
 
-from dispatch import events
-from dispatch.layers import WaitingPoolRedisChannelLayer
+from dispatch.events import announcements
+from dispatch.transport.channel_layers import WaitingPoolRedisChannelLayer
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server binary (make test installs it)")
 RIDE = "ride.7"
@@ -58,9 +58,9 @@ def private_redis():
 def _outbox_restored(monkeypatch):
     """Each test's outbox and layer state are its own; the module's are put back after it."""
     for name in ("_loop", "_outbox", "_sender"):
-        monkeypatch.setattr(events, name, getattr(events, name))
-    monkeypatch.setattr(events, "_layer_failing", False)
-    monkeypatch.setattr(events, "_owed", {})
+        monkeypatch.setattr(announcements, name, getattr(announcements, name))
+    monkeypatch.setattr(announcements, "_layer_failing", False)
+    monkeypatch.setattr(announcements, "_owed", {})
 
 
 def run(coro):
@@ -93,19 +93,19 @@ def test_the_stock_pool_of_two_fails_under_the_storm(private_redis):
 def test_a_pool_of_two_under_a_storm_loses_no_announcement_every_client_sees_the_rides_state(private_redis, monkeypatch):
     async def scenario():
         layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 2, "socket_timeout": None}], prefix="waiting")
-        monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
-        events.start_outbox()
+        monkeypatch.setattr(announcements, "get_channel_layer", lambda: layer)
+        announcements.start_outbox()
         channels = [await layer.new_channel() for _ in range(CLIENTS)]
         await asyncio.gather(*(layer.group_add(RIDE, c) for c in channels[:2]))  # two clients were there already
         storm = asyncio.ensure_future(_storm(layer, channels))
         operators = [await layer.new_channel() for _ in range(100)]
         noise = asyncio.ensure_future(asyncio.gather(*(layer.group_add("operators", c) for c in operators)))
         for version in range(1, VERSIONS):  # the ride's updates while the others connect
-            events.post(RIDE, ride_update(version))
+            announcements.post(RIDE, ride_update(version))
             await asyncio.sleep(0)
         assert not [r for r in await storm if isinstance(r, Exception)]
         await noise
-        events.post(RIDE, ride_update(VERSIONS))  # the ride's state once all are there (a later one reads its snapshot)
+        announcements.post(RIDE, ride_update(VERSIONS))  # the ride's state once all are there (a later one reads its snapshot)
 
         async def follow(channel):
             seen = []
@@ -118,11 +118,11 @@ def test_a_pool_of_two_under_a_storm_loses_no_announcement_every_client_sees_the
         await layer.flush()
         return seen
 
-    failed, lost = events.failed_sends(), events.lost_announcements()
+    failed, lost = announcements.failed_sends(), announcements.lost_announcements()
     seen = run(scenario())
     assert all(s[-1] == VERSIONS and s == sorted(s) for s in seen)  # each client's last frame is the ride's state, in order
     assert seen[0] == list(range(1, VERSIONS + 1)) == seen[1]  # those in the group from the start saw every one
-    assert events.lost_announcements() == lost and events.failed_sends() == failed  # it waited: nothing failed
+    assert announcements.lost_announcements() == lost and announcements.failed_sends() == failed  # it waited: nothing failed
 
 
 def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it_is_delivered(private_redis, monkeypatch):
@@ -133,25 +133,25 @@ def test_a_send_that_cannot_get_a_connection_is_counted_and_tried_again_until_it
         await layer.group_add(RIDE, client)
         held = asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=0.5))  # the only connection, 0.5 s
         await asyncio.sleep(0.05)  # a duration, not a wait: the held command goes out first and takes the only connection
-        sent = await events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})
+        sent = await announcements.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})
         await held
         message = await layer.receive(client)
         await layer.flush()
         return sent, message
 
-    failed, lost = events.failed_sends(), events.lost_announcements()
+    failed, lost = announcements.failed_sends(), announcements.lost_announcements()
     sent, message = run(scenario())
     assert sent and message["message"] == ride_update(1)
-    assert events.failed_sends() > failed and events.lost_announcements() == lost
+    assert announcements.failed_sends() > failed and announcements.lost_announcements() == lost
 
 
 def test_a_layer_that_stays_down_loses_the_announcement_counted_and_the_next_gets_one_attempt(monkeypatch):
     layer = WaitingPoolRedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{_free_port()}/0"}], prefix="down")
-    failed, lost = events.failed_sends(), events.lost_announcements()
-    assert run(events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})) is False
-    assert events.failed_sends() == failed + 1 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 1
-    assert run(events.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
-    assert events.failed_sends() == failed + 2 + len(events.RETRY_PAUSES_SECONDS) and events.lost_announcements() == lost + 2
+    failed, lost = announcements.failed_sends(), announcements.lost_announcements()
+    assert run(announcements.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(1)})) is False
+    assert announcements.failed_sends() == failed + 1 + len(announcements.RETRY_PAUSES_SECONDS) and announcements.lost_announcements() == lost + 1
+    assert run(announcements.send_with_retries(layer, RIDE, {"type": "relay", "message": ride_update(2)})) is False
+    assert announcements.failed_sends() == failed + 2 + len(announcements.RETRY_PAUSES_SECONDS) and announcements.lost_announcements() == lost + 2
 
 
 def test_the_layers_pool_is_a_waiting_one_sized_as_configured(private_redis, settings):
@@ -160,7 +160,7 @@ def test_the_layers_pool_is_a_waiting_one_sized_as_configured(private_redis, set
     pool = layer.create_pool(0)
     assert isinstance(pool, BlockingConnectionPool) and (pool.max_connections, pool.timeout) == (64, 10)
     if os.environ.get("REDIS_URL"):  # the project's layer on Redis is this one
-        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "dispatch.layers.WaitingPoolRedisChannelLayer"
+        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "dispatch.transport.channel_layers.WaitingPoolRedisChannelLayer"
 
 
 def _held_pool_scenario(private_redis, monkeypatch, hold_seconds: float, prefix: str):
@@ -171,15 +171,15 @@ def _held_pool_scenario(private_redis, monkeypatch, hold_seconds: float, prefix:
     async def scenario():
         layer = WaitingPoolRedisChannelLayer(hosts=[{"address": private_redis, "max_connections": 2, "socket_timeout": None}],
                                              prefix=prefix, pool_timeout=0.02)
-        monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
-        events.start_outbox()
+        monkeypatch.setattr(announcements, "get_channel_layer", lambda: layer)
+        announcements.start_outbox()
         channels = [await layer.new_channel() for _ in range(10)]
         for channel in channels:
             await layer.group_add(RIDE, channel)
         held = [asyncio.ensure_future(layer.connection(0).blpop(["nothing"], timeout=hold_seconds)) for _ in range(2)]
         await asyncio.sleep(0.05)  # a duration, not a wait: the held commands go out first and take both connections
         for version in range(1, 21):
-            events.post(RIDE, ride_update(version))
+            announcements.post(RIDE, ride_update(version))
         await asyncio.gather(*held)
 
         async def follow(channel):
@@ -197,18 +197,18 @@ def _held_pool_scenario(private_redis, monkeypatch, hold_seconds: float, prefix:
 
 
 def test_a_pool_of_two_held_briefly_delays_the_announcements_counted_and_every_client_gets_every_one(private_redis, monkeypatch):
-    failed, lost = events.failed_sends(), events.lost_announcements()
+    failed, lost = announcements.failed_sends(), announcements.lost_announcements()
     seen = _held_pool_scenario(private_redis, monkeypatch, 0.2, "brief")
     assert all(s == list(range(1, 21)) for s in seen)  # the retries covered the wait: nothing lost, order kept
-    assert events.failed_sends() > failed and events.lost_announcements() == lost
+    assert announcements.failed_sends() > failed and announcements.lost_announcements() == lost
 
 
 def test_a_pool_of_two_held_past_the_retries_loses_announcements_counted_and_every_client_is_sent_a_resync(
         private_redis, monkeypatch):
-    monkeypatch.setattr(events, "RESYNC_EVERY_SECONDS", 0.2)
-    lost = events.lost_announcements()
+    monkeypatch.setattr(announcements, "RESYNC_EVERY_SECONDS", 0.2)
+    lost = announcements.lost_announcements()
     seen = _held_pool_scenario(private_redis, monkeypatch, 2.0, "long")  # longer than the retries' 1.3 s
-    assert events.lost_announcements() > lost
+    assert announcements.lost_announcements() > lost
     assert all(s[-1] == "resync" or s[-1] == 20 for s in seen)
     assert all("resync" in s for s in seen)  # each client is sent a resync: its consumer sends the snapshot
-    assert not events.owed_resyncs()
+    assert not announcements.owed_resyncs()

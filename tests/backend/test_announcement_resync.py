@@ -2,7 +2,7 @@
 
 A send that fails is tried again and delivered; one that fails every attempt is counted as lost and its group is
 sent a ``resync``, on which each real consumer (Channels' communicators) sends its client a fresh snapshot with the
-ride's state (``dispatch.events``, ``dispatch.consumers``). The same on Redis with a pool of one connection:
+ride's state (``dispatch.events.announcements``, ``dispatch.consumers``). The same on Redis with a pool of one connection:
 tests/backend/test_announcement_pool.py.
 """
 
@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from prometheus_client import REGISTRY
 
 from backend.trips.models import Passenger
-from dispatch import events
 from dispatch.consumers import DriverConsumer, PassengerConsumer
+from dispatch.events import announcements
 
 from .ws_helpers import connect, positions_flushed
 
@@ -44,12 +44,12 @@ def cab_and_passenger(working_cab, make_person, settings, monkeypatch):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": f"{__name__}.FailingLayer"}}
     monkeypatch.setattr(FailingLayer, "failures", {})
     monkeypatch.setattr(FailingLayer, "attempts", {})
-    monkeypatch.setattr(events, "RETRY_PAUSES_SECONDS", (0.01, 0.02, 0.03))
-    monkeypatch.setattr(events, "RESYNC_EVERY_SECONDS", 0.1)
-    monkeypatch.setattr(events, "_layer_failing", False)
-    monkeypatch.setattr(events, "_owed", {})
+    monkeypatch.setattr(announcements, "RETRY_PAUSES_SECONDS", (0.01, 0.02, 0.03))
+    monkeypatch.setattr(announcements, "RESYNC_EVERY_SECONDS", 0.1)
+    monkeypatch.setattr(announcements, "_layer_failing", False)
+    monkeypatch.setattr(announcements, "_owed", {})
     for name in ("_loop", "_outbox", "_sender"):  # this test's event loop gets its own outbox
-        monkeypatch.setattr(events, name, getattr(events, name))
+        monkeypatch.setattr(announcements, name, getattr(announcements, name))
     user = get_user_model().objects.create_user("resync", password="x")
     permit = working_cab(holder=make_person(user=user))
     return user, permit, Passenger.objects.create(name="Ana", phone="32999990000")
@@ -76,7 +76,7 @@ async def _offered(user, passenger):
 
 def test_a_send_that_fails_twice_is_tried_again_and_the_cab_gets_its_offer_counted(cab_and_passenger):
     user, permit, passenger = cab_and_passenger
-    FailingLayer.failures[events.cab_group(permit.pk)] = 2
+    FailingLayer.failures[announcements.cab_group(permit.pk)] = 2
     before = {name: counted(name) for name in ("announcement_failures", "announcements_lost")}
 
     async def scenario():
@@ -87,15 +87,15 @@ def test_a_send_that_fails_twice_is_tried_again_and_the_cab_gets_its_offer_count
 
     offer, ride = asyncio.run(scenario())
     assert offer["ride_id"] == ride["id"]
-    assert FailingLayer.attempts[events.cab_group(permit.pk)] >= 3
+    assert FailingLayer.attempts[announcements.cab_group(permit.pk)] >= 3
     assert counted("announcement_failures") == before["announcement_failures"] + 2
-    assert counted("announcements_lost") == before["announcements_lost"] and not events.owed_resyncs()
+    assert counted("announcements_lost") == before["announcements_lost"] and not announcements.owed_resyncs()
 
 
 def test_an_offer_lost_after_every_attempt_is_counted_and_the_cab_gets_a_snapshot_with_it(cab_and_passenger):
     user, permit, passenger = cab_and_passenger
-    cab = events.cab_group(permit.pk)
-    FailingLayer.failures[cab] = 1 + len(events.RETRY_PAUSES_SECONDS)  # every attempt of the offer fails
+    cab = announcements.cab_group(permit.pk)
+    FailingLayer.failures[cab] = 1 + len(announcements.RETRY_PAUSES_SECONDS)  # every attempt of the offer fails
     before = {name: counted(name) for name in ("announcement_failures", "announcements_lost", "resyncs")}
 
     async def scenario():
@@ -106,24 +106,24 @@ def test_an_offer_lost_after_every_attempt_is_counted_and_the_cab_gets_a_snapsho
 
     snapshot, ride = asyncio.run(scenario())
     assert snapshot["offer"] is not None and snapshot["offer"]["ride_id"] == ride["id"]  # the ride's state reached the cab
-    assert FailingLayer.attempts[cab] == 1 + len(events.RETRY_PAUSES_SECONDS) + 1  # every attempt, then the resync
-    assert counted("announcement_failures") == before["announcement_failures"] + 1 + len(events.RETRY_PAUSES_SECONDS)
+    assert FailingLayer.attempts[cab] == 1 + len(announcements.RETRY_PAUSES_SECONDS) + 1  # every attempt, then the resync
+    assert counted("announcement_failures") == before["announcement_failures"] + 1 + len(announcements.RETRY_PAUSES_SECONDS)
     assert counted("announcements_lost") == before["announcements_lost"] + 1
-    assert counted("resyncs") == before["resyncs"] + 1 and not events.owed_resyncs()
+    assert counted("resyncs") == before["resyncs"] + 1 and not announcements.owed_resyncs()
 
 
 def test_resyncs_owed_while_the_layer_fails_wait_for_it_oldest_first_and_are_bounded(monkeypatch):
     """The unit: a lost group is owed a resync; a failing layer keeps it owed; the bound forgets the oldest."""
-    monkeypatch.setattr(events, "_owed", {})
-    monkeypatch.setattr(events, "_layer_failing", False)
-    monkeypatch.setattr(events, "RETRY_PAUSES_SECONDS", ())
-    monkeypatch.setattr(events, "RESYNC_GROUPS_MAX", 2)
+    monkeypatch.setattr(announcements, "_owed", {})
+    monkeypatch.setattr(announcements, "_layer_failing", False)
+    monkeypatch.setattr(announcements, "RETRY_PAUSES_SECONDS", ())
+    monkeypatch.setattr(announcements, "RESYNC_GROUPS_MAX", 2)
     layer = FailingLayer()
     monkeypatch.setattr(FailingLayer, "failures", {"ride.1": 1, "ride.2": 1, "ride.3": 2})
     monkeypatch.setattr(FailingLayer, "attempts", {})
     event = {"type": "relay", "message": {"type": "ride_update"}}
     for group in ("ride.1", "ride.2", "ride.3"):
-        assert asyncio.run(events.send_with_retries(layer, group, event)) is False
-    assert events.owed_resyncs() == ["ride.2", "ride.3"]  # ride.1, the oldest, forgotten beyond the bound
-    assert asyncio.run(events.resync_owed(layer)) == 1 and events.owed_resyncs() == ["ride.3"]  # ride.3 fails once more
-    assert asyncio.run(events.send_with_retries(layer, "operators", event)) is True and not events.owed_resyncs()
+        assert asyncio.run(announcements.send_with_retries(layer, group, event)) is False
+    assert announcements.owed_resyncs() == ["ride.2", "ride.3"]  # ride.1, the oldest, forgotten beyond the bound
+    assert asyncio.run(announcements.resync_owed(layer)) == 1 and announcements.owed_resyncs() == ["ride.3"]  # ride.3 fails once more
+    assert asyncio.run(announcements.send_with_retries(layer, "operators", event)) is True and not announcements.owed_resyncs()

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from backend.accounts.client_ip import client_ip
 from backend.accounts.tokens import ExpiringTokenAuthentication
-from dispatch.auth import people_for_tokens
+from dispatch.transport.socket_auth import people_for_tokens
 
 pytestmark = pytest.mark.django_db
 URL = "/api/auth/token/"

@@ -12,9 +12,9 @@ from backend.accounts import tokens
 from backend.bookings import services
 from backend.bookings.models import Booking
 from backend.trips.models import Passenger, Ride
-from dispatch import grid
-from dispatch.bookings import dispatch_due
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid
+from dispatch.rides.due_bookings import dispatch_due
 
 from .enforcement_helpers import passenger_client
 
@@ -130,14 +130,14 @@ def test_cancel_own_booking_once(maria):
 
 @pytest.mark.article("Art. 66")
 def test_dispatchs_background_tick_dispatches_a_booking_whose_time_came(monkeypatch):
-    from dispatch import background
+    from dispatch.transport import background_tick
 
     booking = services.book(pickup=PICKUP, caller_name="Dona Lúcia", caller_phone="3237211234",
                             pickup_at=timezone.now() + timedelta(hours=2))
-    background.tick({})
+    background_tick.tick({})
     assert Booking.objects.get().status == "scheduled"  # not yet
     Booking.objects.filter(pk=booking.pk).update(dispatch_at=timezone.now() - timedelta(seconds=1))  # its time came
-    background.tick({})
+    background_tick.tick({})
     assert Booking.objects.get().ride.escalated
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from backend.bookings import services
 from backend.bookings.models import Booking
 from backend.trips.models import Ride
-from dispatch.bookings import dispatch_due
+from dispatch.rides.due_bookings import dispatch_due
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

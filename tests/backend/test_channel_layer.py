@@ -6,7 +6,7 @@ import time
 import pytest
 
 from dispatch import consumers
-from dispatch.layers import ThrottledInMemoryChannelLayer
+from dispatch.transport.channel_layers import ThrottledInMemoryChannelLayer
 
 
 def test_expired_messages_are_looked_for_at_most_every_few_seconds(monkeypatch):
@@ -27,7 +27,7 @@ def test_expired_messages_are_looked_for_at_most_every_few_seconds(monkeypatch):
 def test_the_walk_goes_in_slices_and_still_drops_every_expired_message_and_membership(monkeypatch):
     """One walk over 3,000 connections' entries in slices of a few hundred: what expired goes, nothing else."""
     clock = [1000.0]
-    monkeypatch.setattr("dispatch.layers.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("dispatch.transport.channel_layers.time.monotonic", lambda: clock[0])
     layer = ThrottledInMemoryChannelLayer(group_expiry=60, expiry=30)
     now = int(time.time())
     for k in range(3000):

@@ -8,7 +8,7 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from dispatch import events
+from dispatch.events import announcements
 
 
 def test_a_thread_announcing_after_the_event_loop_stopped_does_not_wait_for_it(settings):
@@ -21,11 +21,11 @@ def test_a_thread_announcing_after_the_event_loop_stopped_does_not_wait_for_it(s
 
     def commit_then_announce():  # on a thread of the serving process, called from its event loop
         stopped.wait(5)
-        events.post(events.OPERATORS, {"type": "cab_update"})
+        announcements.post(announcements.OPERATORS, {"type": "cab_update"})
         announced.set()
 
     async def serve():
-        events.start_outbox()
+        announcements.start_outbox()
         asyncio.ensure_future(sync_to_async(commit_then_announce, thread_sensitive=False)())
         await asyncio.sleep(0.1)  # a duration, not a wait: SIGTERM comes while the thread is still committing
         loop.stop()  # SIGTERM
@@ -44,17 +44,17 @@ def test_a_thread_announcing_after_the_event_loop_stopped_does_not_wait_for_it(s
 
 
 def test_at_shutdown_the_outbox_sends_what_it_holds_before_the_loop_stops(settings):
-    """SIGTERM's "before shutdown" step (``events.drain``): the announcements already posted reach the channel layer."""
+    """SIGTERM's "before shutdown" step (``announcements.drain``): the announcements already posted reach the channel layer."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
     async def scenario():
         layer = get_channel_layer()
         channel = await layer.new_channel()
-        await layer.group_add(events.OPERATORS, channel)
-        events.start_outbox()
+        await layer.group_add(announcements.OPERATORS, channel)
+        announcements.start_outbox()
         for n in range(50):
-            events.post(events.OPERATORS, {"type": "cab_update", "n": n})
-        assert await events.drain()
+            announcements.post(announcements.OPERATORS, {"type": "cab_update", "n": n})
+        assert await announcements.drain()
         return [(await layer.receive(channel))["message"]["n"] for _ in range(50)]
 
     assert asyncio.run(scenario()) == list(range(50))

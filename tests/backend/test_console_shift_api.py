@@ -1,4 +1,4 @@
-"""The console's shift endpoint (/central/turno.json, dispatch.shift): staff only, bounded, searched by phone, plate
+"""The console's shift endpoint (/central/turno.json, dispatch.web.shift): staff only, bounded, searched by phone, plate
 or ride number (Art. 66)."""
 
 from datetime import timedelta
@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from backend.trips.models import Ride
-from dispatch.shift import MAX_HOURS, PAGE_SIZE, ShiftQuery
+from dispatch.web.shift import MAX_HOURS, PAGE_SIZE, ShiftQuery
 
 pytestmark = pytest.mark.django_db
 URL = "/central/turno.json"

@@ -5,8 +5,9 @@ import json
 import pytest
 from django.utils import timezone
 
-from dispatch import grid, offers, protocol, wire
+from dispatch import protocol, wire
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid, offers
 
 PICKUP = (-21.131, -42.367)  # Praça Cel. Pacheco de Medeiros
 OUTSIDE = [(-23.5505, -46.6333), (10.0, 10.0), (-21.0, -43.5)]  # São Paulo, the Atlantic, elsewhere in MG

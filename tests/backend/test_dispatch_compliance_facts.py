@@ -13,8 +13,8 @@ from django.db import connection
 
 from backend.registry.models import Alvara, Auxiliary, Cmt, Inspection, Permit, SocialSecurityProof, Suspension, Vehicle
 from backend.registry.services import auxiliaries
-from dispatch import cabs, compliance
 from dispatch.models import Cab
+from dispatch.rides import cabs, compliance
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

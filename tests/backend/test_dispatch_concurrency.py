@@ -8,8 +8,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from backend.trips.models import Passenger, Ride
-from dispatch import errors, grid, offers, rides
+from dispatch import errors
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid, offers, ride_steps
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -171,7 +172,7 @@ def test_cancel_against_accept_200_rounds(working_cab):
         ride = Ride.objects.create(passenger=passenger, pickup_lat=-21.13, pickup_lon=-42.367, status="offered")
         offer = _offer(ride, cab)
         pair = _pair(lambda offer=offer: offers.accept_offer(offer.pk, cab.pk),
-                     lambda ride=ride: rides.cancel_ride(ride.pk, by="passenger", passenger=passenger))
+                     lambda ride=ride: ride_steps.cancel_ride(ride.pk, by="passenger", passenger=passenger))
         outcomes += pair
         ride = _settle(ride.pk)
         assert pair[1] == "won" and ride.status == "cancelled"  # accepted or not, the passenger's cancel stands

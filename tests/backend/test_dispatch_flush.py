@@ -6,8 +6,9 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
-from dispatch import events, grid, positions
+from dispatch.events import announcements
 from dispatch.models import Cab
+from dispatch.rides import grid, positions
 
 pytestmark = pytest.mark.django_db
 CENTRE = (-21.1311, -42.3676)
@@ -15,13 +16,13 @@ CENTRE = (-21.1311, -42.3676)
 
 @pytest.fixture
 def cabs(working_cab, settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.layers.ThrottledInMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "dispatch.transport.channel_layers.ThrottledInMemoryChannelLayer"}}
     return [Cab.objects.create(permit=p, driver=p.holder, online=True) for p in (working_cab(), working_cab())]
 
 
 def _flush(cabs, monkeypatch):
     announced = []
-    monkeypatch.setattr(events, "announce", lambda group, message: announced.append((group, message["type"])))
+    monkeypatch.setattr(announcements, "announce", lambda group, message: announced.append((group, message["type"])))
     now = timezone.now()
     batch = {cab.pk: (CENTRE[0] + 0.001 * k, CENTRE[1], now) for k, cab in enumerate(cabs)}
     assert positions.flush(batch) == 2
@@ -39,9 +40,9 @@ def test_positions_are_written_and_not_announced_when_no_operator_listens(cabs, 
 
 def test_an_operator_listening_gets_the_positions(cabs, monkeypatch):
     layer = get_channel_layer()
-    async_to_sync(layer.group_add)(events.OPERATORS, "operator-channel")
+    async_to_sync(layer.group_add)(announcements.OPERATORS, "operator-channel")
     announced, _batch = _flush(cabs, monkeypatch)
-    assert announced == [(events.OPERATORS, "positions")]
+    assert announced == [(announcements.OPERATORS, "positions")]
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL storage parameter; CI runs it there")

@@ -4,8 +4,9 @@ import pytest
 from django.utils import timezone
 
 from backend.trips.models import Passenger, Ride
-from dispatch import errors, grid, offers, rides
+from dispatch import errors
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid, offers, ride_steps
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)
@@ -61,5 +62,5 @@ def test_a_passenger_with_a_ride_open_is_refused_a_second_and_nothing_is_written
         offers.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]}, passenger=passenger)
     assert refused.value.code == "ride_open"
     assert list(Ride.objects.values_list("pk", flat=True)) == [first.pk] and Offer.objects.count() == 1
-    rides.cancel_ride(first.pk, by="passenger", passenger=passenger, reason="desisti")
+    ride_steps.cancel_ride(first.pk, by="passenger", passenger=passenger, reason="desisti")
     assert offers.request_ride(pickup={"lat": PICKUP[0], "lon": PICKUP[1]}, passenger=passenger).status == "offered"

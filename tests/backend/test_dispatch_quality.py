@@ -6,7 +6,7 @@ from collections import defaultdict
 import pytest
 
 from benchmarks.dispatch_quality import FIELDS, ON, Scenario, Streets, World, batched, greedy, report, table
-from dispatch.choice_rule import RANK_RADIUS_M
+from dispatch.rides.choice_rule import RANK_RADIUS_M
 from taxilaw import ranks as law
 from taxilaw.geodesy import distance_m
 

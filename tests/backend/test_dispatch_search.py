@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from backend.registry.services import permits
 from backend.trips.models import Ride
-from dispatch import choosing, grid
 from dispatch.models import Cab, Offer
+from dispatch.rides import choosing, grid
 from taxilaw.geodesy import DEGREE_SCALE_MAX_DEG, degree_m, segment_distance_m
 
 CENTRE = (-21.131, -42.367)

@@ -1,10 +1,10 @@
-"""dispatch.server: Daphne's per-connection sweeps, incremental, with Daphne's own semantics."""
+"""dispatch.transport.server: Daphne's per-connection sweeps, incremental, with Daphne's own semantics."""
 
 import asyncio
 
 import pytest
 
-from dispatch import server as sweep
+from dispatch.transport import server as sweep
 
 
 class Protocol:

@@ -16,8 +16,10 @@ from backend.parameters.models import DatedParameter
 from backend.registry.models import Suspension
 from backend.scheduler import jobs as scheduler
 from backend.trips.models import Passenger, Ride
-from dispatch import background, bookings, escalations, give_up, grid, offers, presence, snapshots
+from dispatch.events import snapshots
 from dispatch.models import Cab, Offer
+from dispatch.rides import due_bookings, escalations, give_up, grid, offers
+from dispatch.transport import background_tick, presence
 
 from .enforcement_helpers import passenger_client
 
@@ -54,25 +56,25 @@ def escalated_ride():
 
 @pytest.mark.article("Art. 66")
 def test_the_scheduler_turns_an_overdue_booking_into_an_offer_with_no_socket_ever_connected(working_cab):
-    before = background._task
+    before = background_tick._task
     assert before is None or before.done()  # no tick runs here: no websocket, no server
     cab = free_cab(working_cab())
     booking = booked()
     on_time = booking.dispatch_at + timedelta(seconds=1)
     assert scheduler.run_every_tick(on_time) == {}  # on time: left to the serving processes' ticks
-    late = booking.dispatch_at + bookings.SCHEDULER_GRACE + timedelta(seconds=1)
+    late = booking.dispatch_at + due_bookings.SCHEDULER_GRACE + timedelta(seconds=1)
     assert scheduler.run_every_tick(late) == {"overdue_bookings": "1 agendamento(s) despachado(s)"}
     booking.refresh_from_db()
     assert booking.status == "dispatched" and Offer.objects.get(ride=booking.ride).cab_id == cab.pk
     assert booking.situation() == "despachada: oferecida a um táxi, aguardando o motorista"
-    assert background._task is before  # the scheduler did it: no tick was started
+    assert background_tick._task is before  # the scheduler did it: no tick was started
 
 
 @pytest.mark.article("Art. 66")
 def test_a_tick_and_the_scheduler_dispatch_each_booking_once():
     due = [booked(120 + i) for i in range(3)]
-    late = max(b.dispatch_at for b in due) + bookings.SCHEDULER_GRACE + timedelta(seconds=1)
-    first = bookings.dispatch_due(now=late)  # a tick
+    late = max(b.dispatch_at for b in due) + due_bookings.SCHEDULER_GRACE + timedelta(seconds=1)
+    first = due_bookings.dispatch_due(now=late)  # a tick
     assert len(first) == 3
     assert scheduler.run_every_tick(late) == {}  # the scheduler after it: nothing left
     assert Ride.objects.count() == 3
@@ -84,9 +86,9 @@ def test_a_tick_and_the_scheduler_dispatch_each_booking_once():
 @pytest.mark.article("Art. 66")
 def test_two_runners_at_once_the_tick_and_the_scheduler_claim_each_booking_once():
     due = [booked(120 + i) for i in range(6)]
-    late = max(b.dispatch_at for b in due) + bookings.SCHEDULER_GRACE + timedelta(seconds=1)
+    late = max(b.dispatch_at for b in due) + due_bookings.SCHEDULER_GRACE + timedelta(seconds=1)
     barrier, results = threading.Barrier(4), []
-    runners = [lambda: bookings.dispatch_due(now=late), lambda: bookings.dispatch_due(now=late),
+    runners = [lambda: due_bookings.dispatch_due(now=late), lambda: due_bookings.dispatch_due(now=late),
                lambda: scheduler.run_every_tick(late), lambda: scheduler.run_every_tick(late)]
 
     def run(runner):
@@ -115,18 +117,18 @@ def test_an_escalated_booking_is_offered_by_the_tick_when_a_cab_frees_and_the_bo
         monkeypatch.setattr(escalations, "_retried_at", -math.inf)  # RETRY_EVERY_SECONDS passed
 
     booking = booked()
-    (ride,) = bookings.dispatch_due(now=booking.dispatch_at)
+    (ride,) = due_bookings.dispatch_due(now=booking.dispatch_at)
     booking = Booking.objects.select_related("ride").get(pk=booking.pk)
     assert booking.situation().startswith("despachada: nenhum táxi livre ainda")
     a_round_is_due()
-    background.tick({})
+    background_tick.tick({})
     assert not Offer.objects.exists()  # still no cab: nothing written, nothing announced again
     version = Ride.objects.get(pk=ride.pk).version
     cab = free_cab(working_cab())  # a cab frees near the pickup
-    background.tick({})
+    background_tick.tick({})
     assert not Offer.objects.exists()  # within RETRY_EVERY_SECONDS of the last round: not yet
     a_round_is_due()
-    background.tick({})
+    background_tick.tick({})
     offer = Offer.objects.get(ride=ride)
     ride.refresh_from_db()
     assert offer.cab_id == cab.pk and ride.status == "offered" and ride.version == version + 1
@@ -182,7 +184,7 @@ def test_an_escalated_ride_is_given_up_after_the_parameter_with_the_reason_the_p
 def test_the_give_up_is_a_dated_parameter_and_a_booking_counts_from_its_pickup_time():
     DatedParameter.objects.create(name=give_up.PARAMETER, effective_from=date(2026, 2, 1), value=5, source="teste")
     booking = booked()
-    (ride,) = bookings.dispatch_due(now=booking.dispatch_at)
+    (ride,) = due_bookings.dispatch_due(now=booking.dispatch_at)
     ride.refresh_from_db()
     assert give_up.minutes(booking.pickup_at) == 5
     assert give_up.gives_up_at(ride) == booking.pickup_at + timedelta(minutes=5)  # not from the early dispatch
@@ -204,7 +206,7 @@ def test_a_ride_an_operator_is_assigning_is_not_given_up(working_cab):
 def test_the_passengers_booking_list_tells_what_became_of_the_ride(working_cab):
     maria = Passenger.objects.create(name="Maria", phone="32999990000")
     booking = booked(passenger=maria)
-    bookings.dispatch_due(now=booking.dispatch_at)
+    due_bookings.dispatch_due(now=booking.dispatch_at)
     (row,) = passenger_client(maria).get("/api/bookings/").json()["bookings"]
     assert (row["status"], row["ride_status"]) == ("dispatched", "requested")
     assert row["status_label"].startswith("despachada: nenhum táxi livre ainda; a central foi avisada")

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from backend.api_errors import LawViolation
 from backend.trips.models import DriverCancellation, Passenger, Ride
-from dispatch import grid, offers, rides
 from dispatch.consumers import DriverConsumer, PassengerConsumer
 from dispatch.models import Cab, Offer
+from dispatch.rides import grid, offers, ride_steps
 
 from .ws_helpers import connect, positions_flushed
 
@@ -41,7 +41,7 @@ def _accepted(working_cab):
 @pytest.mark.article("Art. 1, X")
 def test_a_vehicle_problem_sends_the_ride_to_the_next_cab_and_is_recorded(working_cab):
     near, far, ride = _accepted(working_cab)
-    ride_id, step = rides.driver_cancel(ride.pk, near.pk, "vehicle_problem")
+    ride_id, step = ride_steps.driver_cancel(ride.pk, near.pk, "vehicle_problem")
     assert step == "reoffer"
     ride.refresh_from_db()
     assert ride.status == "offered" and ride.cab_id is None and ride.driver_id is None
@@ -57,14 +57,14 @@ def test_a_vehicle_problem_sends_the_ride_to_the_next_cab_and_is_recorded(workin
 def test_a_no_show_only_after_the_wait_and_then_the_ride_ends(working_cab):
     near, _far, ride = _accepted(working_cab)
     with pytest.raises(LawViolation) as early:
-        rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
+        ride_steps.driver_cancel(ride.pk, near.pk, "passenger_absent")
     assert early.value.decision.codes == ("not_arrived",)
-    rides.ride_arriving(ride.pk, near.pk)
+    ride_steps.ride_arriving(ride.pk, near.pk)
     with pytest.raises(LawViolation) as waiting:
-        rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
+        ride_steps.driver_cancel(ride.pk, near.pk, "passenger_absent")
     assert waiting.value.decision.codes == ("wait_more",)
     Ride.objects.filter(pk=ride.pk).update(arriving_at=timezone.now() - timedelta(minutes=5, seconds=10))
-    _ride_id, step = rides.driver_cancel(ride.pk, near.pk, "passenger_absent")
+    _ride_id, step = ride_steps.driver_cancel(ride.pk, near.pk, "passenger_absent")
     ride.refresh_from_db()
     assert step == "end" and ride.status == "cancelled" and ride.cancelled_by == "driver" and ride.cancel_reason == "passenger_absent"
     assert DriverCancellation.objects.get(ride=ride).waited_s >= 300
@@ -74,9 +74,9 @@ def test_a_no_show_only_after_the_wait_and_then_the_ride_ends(working_cab):
 @pytest.mark.article("Art. 1, X")
 def test_after_boarding_the_trip_must_be_completed(working_cab):
     near, _far, ride = _accepted(working_cab)
-    rides.ride_on_board(ride.pk, near.pk)
+    ride_steps.ride_on_board(ride.pk, near.pk)
     with pytest.raises(LawViolation) as refused:
-        rides.driver_cancel(ride.pk, near.pk, "passenger_asked")
+        ride_steps.driver_cancel(ride.pk, near.pk, "passenger_asked")
     assert refused.value.decision.codes == ("not_before_boarding",)
     assert not DriverCancellation.objects.exists()
 
@@ -130,11 +130,11 @@ def test_the_driver_sees_the_no_show_time_of_the_dated_parameter_in_force(workin
     from datetime import datetime
 
     from backend.parameters.models import DatedParameter
-    from dispatch import snapshots
+    from dispatch.events import snapshots
 
     near, _far, ride = _accepted(working_cab)
     DatedParameter.objects.create(name="no_show_wait_minutes", effective_from=timezone.localdate(), value=7, source="Decreto (teste)")
-    rides.ride_arriving(ride.pk, near.pk)
+    ride_steps.ride_arriving(ride.pk, near.pk)
     body = snapshots.for_the_driver(Ride.objects.select_related("cab", "passenger").get(pk=ride.pk))
     waited = datetime.fromisoformat(body["no_show_at"]) - datetime.fromisoformat(body["arriving_at"])
     assert waited == timedelta(minutes=7) and body["passenger_phone"] == "(32) 99876-5432"

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from backend.ranks.models import Rank, RankCheckIn
 from backend.statements.services import running_statement
-from dispatch import street
 from dispatch.models import Cab
+from dispatch.rides import street_trips
 
 from .ranks_helpers import at_rank, make_rank, seen_at
 
@@ -97,12 +97,12 @@ def test_a_trip_taken_at_the_ponto_is_counted_as_ponto_and_the_cab_leaves_the_qu
     RankCheckIn.objects.filter(permit=at_ponto).update(checked_in_at=start - timedelta(minutes=20))
     for permit in (at_ponto, hailed):
         cab, _new = Cab.objects.update_or_create(permit=permit, defaults={"driver": permit.holder, "online": True, "status": "ocupado"})
-        ride, _dup = street.record_street_trip(cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
+        ride, _dup = street_trips.record_street_trip(cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
                                                meter_total=Decimal("14.10"), trace=_trace(start, *at_rank(rank)))
     assert RankCheckIn.objects.get(permit=at_ponto).checked_out_at == start  # left the ponto with the passenger
     lines = {p.pk: [r.origin for r in running_statement(p, p.holder).ride_lines] for p in (at_ponto, hailed)}
     assert lines == {at_ponto.pk: ["rank"], hailed.pk: ["street"]}
-    again, duplicate = street.record_street_trip(Cab.objects.get(permit=at_ponto).pk, started_at=start,
+    again, duplicate = street_trips.record_street_trip(Cab.objects.get(permit=at_ponto).pk, started_at=start,
                                                  stopped_at=start + timedelta(minutes=6), meter_total=Decimal("14.10"),
                                                  trace=_trace(start, *at_rank(rank)))
     assert duplicate and again.created_by == "rank"

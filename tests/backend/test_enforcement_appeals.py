@@ -250,7 +250,7 @@ def test_a_connected_cab_hears_of_its_suspension_after_the_commit_and_is_let_be_
         async def group_send(self, group, message):
             sent.append((group, message["message"]))
 
-    monkeypatch.setattr("dispatch.events.get_channel_layer", lambda: Layer())
+    monkeypatch.setattr("dispatch.events.announcements.get_channel_layer", lambda: Layer())
     permit = working_cab()
     cab = dispatch_tick.connect(permit)
     _decided(dimutran, permit, [("rank_swap", "fine", {})], committed_on=today - timedelta(days=40), decided_on=today - timedelta(days=20))

@@ -29,10 +29,10 @@ from backend.ratings.models import RideRating
 from backend.receipts import receipts
 from backend.trips import retention
 from backend.trips.models import Passenger, Ride
-from dispatch import retention as dispatch_retention
-from dispatch.bookings import dispatch_due
 from dispatch.models import Cab, Offer
-from dispatch.server import IncrementalSweepServer
+from dispatch.ops import retention as dispatch_retention
+from dispatch.rides.due_bookings import dispatch_due
+from dispatch.transport.server import IncrementalSweepServer
 
 from .test_receipts import completed_ride
 
@@ -48,7 +48,7 @@ def secrets_in(text: str, *extra: str) -> list[str]:
 
 
 def access_log(paths: list[str]) -> str:
-    """What Daphne's access log writes for these requests, through the server ``python -m dispatch.server`` runs."""
+    """What Daphne's access log writes for these requests, through the server ``python -m dispatch.transport.server`` runs."""
     stream = io.StringIO()
     server = IncrementalSweepServer.__new__(IncrementalSweepServer)  # its log_action alone: no reactor, no socket
     server.action_logger = AccessLogGenerator(stream)

@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 
 from backend.statements import documents, services
 from backend.trips.models import Ride
-from dispatch import rides as dispatch
 from dispatch.models import Cab
+from dispatch.rides import ride_steps as dispatch
 
 from .trip_helpers import PICKUP, on_board, trace  # noqa: F401 (on_board is a fixture)
 

@@ -17,9 +17,10 @@ from backend.payments.services import register_pix_key
 from backend.statements import services
 from backend.statements.models import StatementRide
 from backend.trips.models import Passenger, Ride
-from dispatch import rides as dispatch
-from dispatch import snapshots, wire
+from dispatch import wire
+from dispatch.events import snapshots
 from dispatch.models import Cab
+from dispatch.rides import ride_steps as dispatch
 from taxilaw import pix
 
 from .statements_helpers import cab_with_aux  # noqa: F401 (fixture)
@@ -114,11 +115,11 @@ def test_after_dimutran_decides_it_is_payable_and_lands_in_a_statement(held):
 
 def test_the_release_is_announced_to_the_passenger(held, monkeypatch):
     ride, *_ = held
-    from dispatch import events
+    from dispatch.events import announcements
 
     sent = []
-    monkeypatch.setattr(events, "announce", lambda group, frame: sent.append((group, frame)))
+    monkeypatch.setattr(announcements, "announce", lambda group, frame: sent.append((group, frame)))
     assert _dimutran().post(f"/api/rides/{ride.pk}/release-fare/").status_code == 200
     frames = {group: frame for group, frame in sent}
-    update = frames[events.ride_group(ride.pk)]
+    update = frames[announcements.ride_group(ride.pk)]
     assert update["type"] == "ride_update" and "fare_review" not in update["ride"]

@@ -1,10 +1,10 @@
-"""dispatch.layer_watch: which connections a lost channel layer closes (the real restart: tests/e2e/test_redis_restart.py)."""
+"""dispatch.transport.layer_watch: which connections a lost channel layer closes (the real restart: tests/e2e/test_redis_restart.py)."""
 
 import asyncio
 
 import pytest
 
-from dispatch import layer_watch
+from dispatch.transport import layer_watch
 
 
 class FakeConnection:

@@ -68,8 +68,8 @@ def test_the_bound_is_a_dated_parameter(driver):
 
 @pytest.mark.article("Art. 43")
 def test_a_street_trip_beyond_the_bound_is_refused_by_the_law(working_cab):
-    from dispatch import street
     from dispatch.models import Cab
+    from dispatch.rides import street_trips
 
     permit = working_cab()
     cab = Cab.objects.create(permit=permit, driver=permit.holder, online=True, status="livre")
@@ -77,7 +77,7 @@ def test_a_street_trip_beyond_the_bound_is_refused_by_the_law(working_cab):
     trace = [{"t": start, "lat": -21.131, "lon": -42.367, "accuracy_m": 8},
              {"t": start + timedelta(minutes=6), "lat": -21.119, "lon": -42.367, "accuracy_m": 8}]
     with pytest.raises(LawViolation) as refused:  # the consumer answers it with an error frame (code "law")
-        street.record_street_trip(cab.pk, started_at=start, stopped_at=dj_timezone.now(),
+        street_trips.record_street_trip(cab.pk, started_at=start, stopped_at=dj_timezone.now(),
                                   meter_total=Decimal("14.10"), trace=trace)
     assert refused.value.decision.reasons[0].code == "trip_too_long"
 

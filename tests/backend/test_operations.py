@@ -25,9 +25,10 @@ from prometheus_client import REGISTRY
 
 from backend.scheduler import heartbeat
 from backend.trips.models import Passenger
-from dispatch import background, metrics
 from dispatch.consumers import DriverConsumer, PassengerConsumer
-from dispatch.positions import buffer
+from dispatch.ops import metrics
+from dispatch.rides.positions import buffer
+from dispatch.transport import background_tick
 
 from .ws_helpers import connect, positions_flushed
 
@@ -53,7 +54,7 @@ def ready(db, settings):
     """Everything readiness checks, really done: the scheduler ran once (its heartbeat) and so did the tick."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     call_command("scheduler", "--once", stdout=open(os.devnull, "w"))
-    background.tick(buffer.take())
+    background_tick.tick(buffer.take())
 
 
 def _readyz(client=None):
@@ -102,7 +103,7 @@ def test_readyz_is_503_naming_the_tick_when_it_stopped_running(ready, settings, 
     monkeypatch.setattr(metrics, "_last_tick", None)  # a process whose tick never ran
     status, body = _readyz()
     assert status == 503 and body["failing"] == ["tick"]
-    background.tick(buffer.take())  # it runs again: ready
+    background_tick.tick(buffer.take())  # it runs again: ready
     assert _readyz()[0] == 200
 
 
@@ -202,13 +203,13 @@ def test_metrics_count_sockets_rejected_frames_offers_and_the_request_to_offer_l
 
 def test_json_logs_by_setting():
     code = ("import django, logging; django.setup(); "
-            "logging.getLogger('dispatch.background').warning('ciclo atrasado %s s', 7)")
+            "logging.getLogger('dispatch.transport.background_tick').warning('ciclo atrasado %s s', 7)")
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="1", LOG_FORMAT="json",
                TAXI_VAR_DIR=str(ROOT / "var"))
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     line = json.loads(run.stderr.strip().splitlines()[-1])
     assert line["message"] == "ciclo atrasado 7 s" and line["level"] == "WARNING"
-    assert line["logger"] == "dispatch.background" and line["pid"] > 0 and "time" in line
+    assert line["logger"] == "dispatch.transport.background_tick" and line["pid"] > 0 and "time" in line
     plain = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(env, LOG_FORMAT="text"),
                            capture_output=True, text=True, check=True)
     assert plain.stderr.strip().splitlines()[-1] == "ciclo atrasado 7 s"
@@ -217,13 +218,14 @@ def test_json_logs_by_setting():
 def test_an_announcement_the_channel_layer_fails_to_send_is_counted(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                            "CONFIG": {"hosts": [f"redis://127.0.0.1:{_free_port()}/0"]}}}
-    from dispatch import events, wire
+    from dispatch import wire
+    from dispatch.events import announcements
 
     before = _value("dispatch_announcement_failures_total")
 
     async def scenario():
-        events.start_outbox()
-        events.post(events.OPERATORS, wire.BROADCAST_SENT())
+        announcements.start_outbox()
+        announcements.post(announcements.OPERATORS, wire.BROADCAST_SENT())
         deadline = time.monotonic() + 10
         while _value("dispatch_announcement_failures_total") == before and time.monotonic() < deadline:
             await asyncio.sleep(0.05)

@@ -8,8 +8,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from backend.trips.models import Passenger
-from dispatch import events, grid, offers, rides
+from dispatch.events import announcements
 from dispatch.models import Cab, Offer, RideShare, SosAlert
+from dispatch.rides import grid, offers, ride_steps
 
 pytestmark = pytest.mark.django_db
 PICKUP = (-21.131, -42.367)
@@ -65,7 +66,7 @@ def test_a_link_is_refused_once_revoked_or_once_the_ride_ends_and_only_its_passe
 
     third = ana.post(f"/api/rides/{ride.pk}/share/").json()["token"]
     assert client.get(f"/acompanhar/{third}/estado.json").status_code == 200
-    rides.cancel_ride(ride.pk, by="passenger", passenger=ride.passenger)
+    ride_steps.cancel_ride(ride.pk, by="passenger", passenger=ride.passenger)
     ended = client.get(f"/acompanhar/{third}/")
     assert ended.status_code == 410 and "Esta corrida terminou" in ended.content.decode()
     assert ana.post(f"/api/rides/{ride.pk}/share/").status_code == 409
@@ -79,7 +80,7 @@ def test_an_sos_is_stored_with_the_last_positions_and_announced_to_the_operators
                                                                                    django_capture_on_commit_callbacks, dimutran):
     ride, cab, ana = accepted
     sent = []
-    monkeypatch.setattr(events, "post", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(announcements, "post", lambda group, message: sent.append((group, message)))
     with django_capture_on_commit_callbacks(execute=True):
         answer = ana.post(f"/api/rides/{ride.pk}/sos/", {"lat": PICKUP[0] + 0.001, "lon": PICKUP[1], "accuracy_m": 12}, format="json")
     assert answer.status_code == 201 and "ligue 190" in answer.json()["message"]
@@ -88,9 +89,10 @@ def test_an_sos_is_stored_with_the_last_positions_and_announced_to_the_operators
     assert (alert.ride_id, alert.ride_status, alert.plate, alert.driver_name) == (ride.pk, "accepted", vehicle.plate, cab.driver.full_name)
     assert [(p["source"], p["lat"]) for p in alert.positions] == [("passenger", PICKUP[0] + 0.001), ("cab", cab.lat)]
     [(group, frame)] = [s for s in sent if s[1]["type"] == "sos_alert"]
-    assert group == events.OPERATORS and frame["alert"]["passenger_phone"] == "32999990000"
+    assert group == announcements.OPERATORS and frame["alert"]["passenger_phone"] == "32999990000"
 
-    from dispatch import snapshots, wire
+    from dispatch import wire
+    from dispatch.events import snapshots
     snapshot = snapshots.for_operator()
     wire.validate("operator", snapshot)
     assert [a["id"] for a in snapshot["sos_alerts"]] == [alert.pk]
@@ -101,7 +103,7 @@ def test_an_sos_is_stored_with_the_last_positions_and_announced_to_the_operators
 
 def test_an_sos_needs_a_ride_under_way(accepted):
     ride, cab, ana = accepted
-    rides.cancel_ride(ride.pk, by="passenger", passenger=ride.passenger)
+    ride_steps.cancel_ride(ride.pk, by="passenger", passenger=ride.passenger)
     refused = ana.post(f"/api/rides/{ride.pk}/sos/", {}, format="json")
     assert refused.status_code == 409 and "ligue 190" in refused.json()["detail"]
     assert not SosAlert.objects.exists()

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from backend.api_errors import LawViolation
 from backend.trips.models import Passenger, Ride
-from dispatch import offers, rides
 from dispatch.consumers import DriverConsumer
 from dispatch.models import Cab, Offer
+from dispatch.rides import offers, ride_steps
 
 from .test_driver_cancel import CENTRE, _accepted
 from .ws_helpers import connect, positions_flushed
@@ -32,18 +32,18 @@ def test_cheguei_and_the_absence_only_where_the_cab_row_puts_it_at_the_pickup(wo
     near, _far, ride = _accepted(working_cab)  # the cab's row: ~110 m from the pickup
     Cab.objects.filter(pk=near.pk).update(lat=CENTRE[0] + THREE_KM)
     with pytest.raises(LawViolation) as away:
-        rides.ride_arriving(ride.pk, near.pk)
+        ride_steps.ride_arriving(ride.pk, near.pk)
     assert away.value.decision.codes == ("away_from_pickup",)
     message = away.value.reasons[0]["message"]
     assert "2989 m do local de embarque" in message and "500 m" in message and "Art. 1, X" in message
     assert Ride.objects.get(pk=ride.pk).status == "accepted"
-    rides.ride_arriving(ride.pk, near.pk, fix=(CENTRE[0] + 0.001, CENTRE[1]))  # the connection's newer fix: there
+    ride_steps.ride_arriving(ride.pk, near.pk, fix=(CENTRE[0] + 0.001, CENTRE[1]))  # the connection's newer fix: there
     _waited(ride)
     with pytest.raises(LawViolation) as absent:  # he drove off, then says the passenger never came
-        rides.driver_cancel(ride.pk, near.pk, "passenger_absent", fix=(CENTRE[0] + THREE_KM, CENTRE[1]))
+        ride_steps.driver_cancel(ride.pk, near.pk, "passenger_absent", fix=(CENTRE[0] + THREE_KM, CENTRE[1]))
     assert absent.value.decision.codes == ("away_from_pickup",)
     assert Ride.objects.get(pk=ride.pk).status == "arriving"
-    _ride_id, step = rides.driver_cancel(ride.pk, near.pk, "passenger_absent", fix=(CENTRE[0] + 0.002, CENTRE[1]))
+    _ride_id, step = ride_steps.driver_cancel(ride.pk, near.pk, "passenger_absent", fix=(CENTRE[0] + 0.002, CENTRE[1]))
     assert step == "end" and Ride.objects.get(pk=ride.pk).cancel_reason == "passenger_absent"
 
 
@@ -53,7 +53,7 @@ def test_a_cab_the_server_never_saw_does_not_arrive(working_cab):
     near, _far, ride = _accepted(working_cab)
     Cab.objects.filter(pk=near.pk).update(lat=None, lon=None)
     with pytest.raises(LawViolation) as unknown:
-        rides.ride_arriving(ride.pk, near.pk)
+        ride_steps.ride_arriving(ride.pk, near.pk)
     assert unknown.value.decision.codes == ("arrival_without_position",)
 
 

@@ -14,9 +14,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from backend.registry.services import auxiliaries
-from dispatch import background, cabs, choosing, grid, holding, presence, storm_sql
 from dispatch.consumers import DriverConsumer
 from dispatch.models import Cab, CabConnection, ServingProcess
+from dispatch.rides import cabs, choosing, grid
+from dispatch.transport import background_tick, connection_sql, held_sockets, presence
 
 from .ws_helpers import connect
 
@@ -92,7 +93,7 @@ def test_the_cabs_of_a_dead_process_go_offline_at_the_next_tick_and_get_no_offer
     dead = ServingProcess.objects.create(name="morto:1", lease_until=timezone.now() - timedelta(seconds=1))
     CabConnection.objects.filter(cab=cab).update(process=dead)  # its socket lived in a process that died
     assert choosing.choose(*CENTRE, set()) is not None  # before the sweep the stale row still looks free
-    background.tick({})
+    background_tick.tick({})
     assert not _online(permit) and not ServingProcess.objects.filter(pk="morto:1").exists()
     assert choosing.choose(*CENTRE, set()) is None
     assert ServingProcess.objects.get(pk=presence.PROCESS).lease_until > timezone.now()  # this process renewed its own
@@ -117,7 +118,7 @@ def _swept_by_another_process():
     with it, CASCADE), its cabs offline."""
     cab_ids = list(CabConnection.objects.filter(process_id=presence.PROCESS).values_list("cab_id", flat=True))
     ServingProcess.objects.filter(pk=presence.PROCESS).delete()
-    cabs._take_offline(list(storm_sql.with_names(cab_ids, lock=True).values()))
+    cabs._take_offline(list(connection_sql.with_names(cab_ids, lock=True).values()))
 
 
 @pytest.mark.article("Art. 66")
@@ -151,7 +152,7 @@ def test_a_socket_whose_cab_the_other_driver_took_during_the_stall_is_refused_an
         first = await connect(DriverConsumer, "/ws/driver/", holder, "driver", set())
         await first.until("snapshot")
         await database_sync_to_async(_swept_by_another_process)()
-        holding._audited_at = None  # whether or not the tick finds the lapse first
+        held_sockets._audited_at = None  # whether or not the tick finds the lapse first
         second = await connect(DriverConsumer, "/ws/driver/", aux, "driver", set())  # the auxiliar took the cab
         await second.until("snapshot")
         frames = [await first.recv() for _ in range(3)]

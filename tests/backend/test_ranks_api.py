@@ -249,7 +249,7 @@ def test_a_driver_checks_in_only_where_the_server_last_saw_the_cab(dimutran, wor
 
 @pytest.mark.article("Art. 22")
 def test_a_cab_serving_a_ride_does_not_check_in_by_any_door(dimutran, working_cab, user_for):
-    from dispatch import cabs
+    from dispatch.rides import cabs
 
     rank = make_rank(dimutran, "Rodoviária", category="livre")
     permit = working_cab()

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from backend.receipts import receipts
 from backend.trips.models import Passenger, Ride, RideStatus
-from dispatch import snapshots
+from dispatch.events import snapshots
 from dispatch.models import Cab
 from taxilaw.meter import Fix, recompute
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF

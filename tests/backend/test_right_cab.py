@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from backend.parameters.models import DatedParameter
 from backend.trips.models import Passenger
-from dispatch import driver_steps, grid, offers, safety, snapshots, wire
+from dispatch import wire
+from dispatch.events import snapshots
 from dispatch.models import Cab, Offer
+from dispatch.rides import driver_steps, grid, offers, safety
 from driver_app.frames import to_app
 from driver_app.session import build_session
 

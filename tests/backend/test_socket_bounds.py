@@ -250,7 +250,8 @@ def test_a_refusal_raised_in_the_offering_worker_crosses_back_whole():
     """``off_loop.serve`` runs in another process: what it raises is pickled back to the consumer."""
     import pickle
 
-    from dispatch import off_loop, protocol
+    from dispatch import protocol
+    from dispatch.transport import off_loop
 
     error = protocol.ProtocolError("invalid", "Mensagem inválida.", {"trace": ["Um ponto do trajeto está no futuro."]})
     again = pickle.loads(pickle.dumps(error))

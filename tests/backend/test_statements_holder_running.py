@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from backend.registry.services import auxiliaries
-from dispatch import street
 from dispatch.models import Cab
+from dispatch.rides import street_trips
 
 from .trip_helpers import PICKUP
 
@@ -20,7 +20,7 @@ def _street_trip(cab, minutes_ago=10):
     start = timezone.now() - timedelta(minutes=minutes_ago)
     trace = [{"t": start, "lat": PICKUP[0], "lon": PICKUP[1], "accuracy_m": 8},
              {"t": start + timedelta(minutes=6), "lat": PICKUP[0] + 0.012, "lon": PICKUP[1], "accuracy_m": 8}]
-    ride, _duplicate = street.record_street_trip(cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
+    ride, _duplicate = street_trips.record_street_trip(cab.pk, started_at=start, stopped_at=start + timedelta(minutes=6),
                                                  meter_total=Decimal("14.10"), trace=trace)
     return ride
 

@@ -1,7 +1,7 @@
 """Through the ASGI application Daphne serves (config.asgi): static files carry the pages' security headers, and
 eight anonymous clients fetching a long ride's receipt PDF at once do not hold the event loop (issue 27, point 7).
 
-In process, with Channels' ``HttpCommunicator`` on the same application object ``python -m dispatch.server``
+In process, with Channels' ``HttpCommunicator`` on the same application object ``python -m dispatch.transport.server``
 loads: a sync view runs in a thread there as under Daphne, and the test's own event loop plays Daphne's.
 """
 
@@ -17,7 +17,7 @@ from channels.testing import HttpCommunicator
 
 from backend.receipts import documents, receipt_cache, receipts
 from backend.trips.models import Passenger, Ride, RideStatus
-from dispatch import snapshots
+from dispatch.events import snapshots
 from dispatch.models import Cab
 from taxilaw.meter import Fix, recompute
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
@@ -31,13 +31,13 @@ LOOP_LAG_BOUND_S = 1.0
 
 @pytest.fixture(scope="module")
 def asgi_application():
-    from dispatch import memory
+    from dispatch.transport import gc_policy
 
-    started, memory.start = memory.start, lambda: None  # config.asgi tunes the collector for Daphne: not here
+    started, gc_policy.start = gc_policy.start, lambda: None  # config.asgi tunes the collector for Daphne: not here
     try:
         from config.asgi import application
     finally:
-        memory.start = started
+        gc_policy.start = started
     return application
 
 

@@ -21,9 +21,12 @@ from django.utils import timezone
 from backend.ranks.services.ranks import create_rank
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
-from dispatch import cabs, events, holding, offers, safety, snapshots, storm_sql, wire
+from dispatch import wire
 from dispatch.consumers import DriverConsumer, OperatorConsumer, PassengerConsumer
+from dispatch.events import announcements, snapshots
 from dispatch.models import Cab, CabConnection
+from dispatch.rides import cabs, offers, safety
+from dispatch.transport import connection_sql, held_sockets
 
 from .ws_helpers import Client, connect
 
@@ -174,7 +177,7 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
 
         # A's presence swept while its socket stayed open (its process stalled): recorded again at the next audit
         await database_sync_to_async(_sweep_presence_of)(cab_a)
-        holding._audited_at = None
+        held_sockets._audited_at = None
         assert (await a.until("presence"))["online"] is False
         assert (await a.until("presence"))["online"] is True
         await op.until("cab_update", where=lambda f: f["cab"]["id"] == cab_a and f["cab"]["online"])
@@ -202,10 +205,10 @@ def test_every_action_sends_frames_of_the_contract_that_bring_each_client_to_a_f
 def _sweep_presence_of(cab_id):
     """What another process's sweep does to a stalled process's cab: its connection rows gone, the cab offline."""
     CabConnection.objects.filter(cab_id=cab_id).delete()
-    cabs._take_offline(list(storm_sql.with_names([cab_id], lock=True).values()))
+    cabs._take_offline(list(connection_sql.with_names([cab_id], lock=True).values()))
 
 
 def _suspend(permit):
     today = timezone.localdate()
     Suspension.objects.create(permit=permit, starts_on=today, ends_on=today + timedelta(days=3), reason="teste")
-    events.announce_compliance_change(permit.pk)
+    announcements.announce_compliance_change(permit.pk)

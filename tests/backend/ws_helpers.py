@@ -125,8 +125,8 @@ async def connect(consumer, path, user, role, seen) -> Client:
 
 
 async def through_routing(path: str, headers=()) -> tuple[WebsocketCommunicator, bool, int | None]:
-    """A connection through the real routing and its authentication (dispatch.routing)."""
-    from dispatch.routing import websocket_application
+    """A connection through the real routing and its authentication (dispatch.transport.routing)."""
+    from dispatch.transport.routing import websocket_application
 
     communicator = WebsocketCommunicator(websocket_application, path, headers=[(b"origin", b"http://testserver"), *headers])
     connected, code = await communicator.connect(timeout=10)

@@ -153,7 +153,7 @@ class Platform:
             port = free_port()
             log = open(self.tmp / f"daphne-{port}.log", "w")
             process = subprocess.Popen(
-                [sys.executable, "-m", "dispatch.server", "-b", "127.0.0.1", "-p", str(port),
+                [sys.executable, "-m", "dispatch.transport.server", "-b", "127.0.0.1", "-p", str(port),
                  "--websocket_connect_timeout", "10", "--websocket-max-message-size", "2097152",
                  "--websocket-max-frame-size", "2097152", "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,

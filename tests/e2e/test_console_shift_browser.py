@@ -124,7 +124,7 @@ def test_thirty_cabs_in_view_an_escalation_highlighted_until_handled(platform, b
         expect(page.locator("#log")).to_contain_text("escalonamento atendido")
 
         # Its driver declines: the ride escalates again; a second cab frees and the dispatcher offers it the ride
-        # by itself (dispatch.escalations), with no operator.
+        # by itself (dispatch.rides.escalations), with no operator.
         drivers.run(clients[0].send(type="offer_decline", offer_id=offer["id"]))
         expect(card).to_have_class(lambda_re("is-escalated"), timeout=10000)
         drivers.run(free_at(clients[1], lat + 0.003, lon))

@@ -56,7 +56,7 @@ def test_a_flood_of_1_mb_trace_frames_leaves_other_cabs_pings_short(crowded):
 
 def test_a_client_ignoring_the_limit_is_closed_before_its_frames_pile_up_and_its_cab_goes_offline(crowded):
     """Sent without pause, 1 MB frames arrive faster than the consumer handles them (each trace is checked in the
-    worker): the server stops reading them past ``dispatch.server.PENDING_CHARS`` and closes the socket (4008)."""
+    worker): the server stops reading them past ``dispatch.transport.server.PENDING_CHARS`` and closes the socket (4008)."""
     world, (port,) = crowded.world, crowded.ports
     flooder_permit = world["cabs"][0]["permit"]
 

@@ -70,7 +70,7 @@ def test_escalated_ride_tells_the_passenger_then_a_freed_cabs_offer_and_arrival_
         page.screenshot(path=str(ARTIFACTS_PASSENGER / "escalated-notice.png"))
         ride_id = page.evaluate("window.TaxiPassenger.ride.id")
 
-        # A cab connects free near her: the dispatcher offers it the escalated ride by itself (dispatch.escalations),
+        # A cab connects free near her: the dispatcher offers it the escalated ride by itself (dispatch.rides.escalations),
         # and the passenger is told.
         d = drivers.run(_free(port, cab["token"], lat - 0.004, lon))
         op = drivers.run(operator(port, world["operator"]["session"]))

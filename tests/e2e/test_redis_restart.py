@@ -4,7 +4,7 @@ their ride again.
 
 The platform's channel layer and cache are a private ``redis-server`` (never the shared one), which each test
 kills and restarts, or flushes (a restart between two reads of a process: no read fails, the memberships are
-gone all the same, and ``dispatch.layer_watch`` notices the missing marker).
+gone all the same, and ``dispatch.transport.layer_watch`` notices the missing marker).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from dispatch.layer_watch import LAYER_LOST
+from dispatch.transport.layer_watch import LAYER_LOST
 from tests.private_redis import PrivateRedis
 
 from .client import driver, flushed, free_at, operator, passenger

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 def test_a_loaded_daphne_exits_within_two_seconds_of_sigterm(platform):
     """Connected cabs, a passenger whose request is being offered, the offer worker still loading Django:
-    the process exits at once instead of waiting for its offering workers (dispatch.offering.stop)."""
+    the process exits at once instead of waiting for its offering workers (dispatch.rides.offer_workers.stop)."""
     world = platform.world
     port = platform.start(1)[-1]  # a process of its own, first connections just made: its worker is still starting
     process = platform.processes[-1]
@@ -50,7 +50,7 @@ def _with_children(process, timeout: float = 30) -> list[int]:
 
 def test_sigterm_during_a_connection_storm_exits_within_10_s_and_its_children_with_it(platform):
     """Drivers connecting and reconnecting (two sockets a cab, closed and opened again at once): batches of
-    connections are in flight when SIGTERM comes. No thread waits on the stopped event loop (dispatch.events.post),
+    connections are in flight when SIGTERM comes. No thread waits on the stopped event loop (dispatch.events.announcements.post),
     so the process exits, and its offering workers and resource_tracker with it."""
     world = platform.world
     port = platform.start(1)[-1]

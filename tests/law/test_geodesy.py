@@ -49,7 +49,7 @@ def test_the_bound_holds_at_any_latitude_the_formula_is_used(lat, lon, dlat, dlo
 @settings(max_examples=500, deadline=None)
 @given(st.floats(-60, 60), st.floats(-179.9, 179.9), scale_offset, scale_offset)
 def test_the_flat_distance_at_one_points_scale_is_within_its_bound_around_that_point(lat, lon, dlat, dlon):
-    """The dispatcher's search stops by it (dispatch.choosing): a cab that far by it is no nearer by the geodesic."""
+    """The dispatcher's search stops by it (dispatch.rides.choosing): a cab that far by it is no nearer by the geodesic."""
     per_lat, per_lon = degree_m(lat)
     geodesic = distance_m(lat, lon, lat + dlat, lon + dlon)
     assert abs(math.hypot(per_lat * dlat, per_lon * dlon) - geodesic) <= DEGREE_SCALE_ERROR * geodesic
