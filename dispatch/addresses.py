@@ -20,7 +20,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
+from backend.trips.api.authentication import PassengerAuthentication
 from backend.api.fields import PointSerializer
 from backend.api.throttling import UserRateThrottle
 from backend.trips.models import Passenger

@@ -11,7 +11,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
+from backend.trips.api.authentication import PassengerAuthentication
 from backend.api.throttling import BookingThrottle
 
 from .. import services

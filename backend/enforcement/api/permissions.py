@@ -2,7 +2,7 @@
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from backend.api.authentication import PassengerPrincipal
+from backend.trips.api.authentication import PassengerPrincipal
 from backend.api.permissions import is_dimutran
 
 

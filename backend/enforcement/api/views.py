@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.accounts.tokens import ExpiringTokenAuthentication
-from backend.api.authentication import PassengerAuthentication
+from backend.trips.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsDimutran, is_dimutran
 from backend.api.throttling import ComplaintThrottle
 from backend.api.validation import valid

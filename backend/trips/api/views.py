@@ -12,7 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
+from .authentication import PassengerAuthentication
 from backend.api.permissions import IsDimutran, IsPassenger
 
 from .. import retention, services
