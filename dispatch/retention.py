@@ -2,7 +2,7 @@
 
 It shows why a cab was chosen (Art. 66) for as long as a complaint about the choice may need it
 (``retention_offer_audit_days``); then the candidates and the distance are erased, and the offer itself (which
-cab, when, answered how) stays. The trips' share of the purge is ``backend.trips.retention``.
+cab, when, answered how) stays. The trips' share of the purge is ``backend.privacy.retention``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from backend.trips import retention as trips_retention
+from backend.privacy import retention as trips_retention
 from taxilaw.retention import cutoff
 
 from .models import Offer

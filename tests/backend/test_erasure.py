@@ -27,7 +27,7 @@ from backend.enforcement.models import Complaint
 from backend.log_paths import RedactPaths, loggable_path
 from backend.ratings.models import RideRating
 from backend.receipts import receipts
-from backend.trips import retention
+from backend.privacy import retention
 from backend.trips.models import Passenger, Ride
 from dispatch import retention as dispatch_retention
 from dispatch.bookings import dispatch_due

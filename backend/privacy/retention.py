@@ -28,11 +28,10 @@ from backend.enforcement.models import Complaint
 from backend.parameters.selectors import current_parameters
 from backend.ratings.models import RideRating
 from backend.receipts import receipt_cache
+from backend.trips.models import OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.redaction import redact
 from taxilaw.compliance import local_date
 from taxilaw.retention import cutoff, trace_may_be_purged
-
-from .models import OPEN_RIDE_STATUSES, Passenger, Ride
-from .redaction import redact
 
 BATCH = 1000
 COARSE_DIGITS = 2  # an anonymised ride keeps its pickup and destination to ~1 km (zone statistics), no closer
