@@ -8,7 +8,7 @@ one run finishes every eligible row.
 
 A passenger's erasure (:func:`erase_passenger`) reaches everything that names or follows them: their bookings
 (scheduled ones cancelled), their rides' addresses and traces, their ratings' comments, their complaints' texts
-(the complaint stays, anonymised), the receipts' links (revoked: ``backend.receipts.receipts.linkable``) and
+(the complaint stays, anonymised), the receipts' links (revoked: ``backend.trips.receipt_links.linkable``) and
 their open sockets (the token is replaced, and dispatch closes every socket opened with the old one:
 ``dispatch.credentials``).
 """
