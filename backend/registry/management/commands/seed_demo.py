@@ -101,7 +101,7 @@ class Command(BaseCommand):
 
     def _tariff_reviewed(self, today):
         """The half-yearly review of Art. 44 decreed a month ago at the same prices, so the scheduler's review
-        notice (backend/tariffs/jobs.py) has nothing to say on the demo's first day."""
+        notice (backend/notices/jobs/tariffs.py) has nothing to say on the demo's first day."""
         from backend.tariffs.models import TariffDecree
 
         latest = TariffDecree.objects.order_by("-effective_from").first()
