@@ -45,8 +45,8 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from backend.demo.rides import HOURS, PLACES  # noqa: E402
 from backend.indicators import money, rank_occupancy, service  # noqa: E402
-from backend.indicators.demo import HOURS, PLACES  # noqa: E402
 from backend.indicators.periods import LOCAL, Period  # noqa: E402
 from backend.indicators.rollup import days_to_roll_up, roll_up_day  # noqa: E402
 from backend.trips.models import Ride  # noqa: E402

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "backend.scheduler",
     "backend.payments",
     "backend.indicators",
+    "backend.demo",  # the seed_demo commands (no models)
     "dispatch",
 ]
 

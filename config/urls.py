@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/", include("backend.registry.api.urls")),
     path("api/", include("dispatch.web.api_urls")),
     path("api/", include("backend.trips.api.urls")),
+    path("api/", include("backend.privacy.urls")),
     path("api/", include("backend.ranks.api.urls")),
     path("api/", include("backend.ranks.driver_api")),
     path("", include("backend.ranks.public")),

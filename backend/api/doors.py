@@ -53,7 +53,7 @@ API_DOORS = {
     "POST /api/people/": f"{_REGISTRY}.people.register_person",
     "PUT /api/people/{pk}/": f"{_REGISTRY}.people.update_person",
     "PATCH /api/people/{pk}/": f"{_REGISTRY}.people.update_person",
-    "DELETE /api/passengers/me/": "backend.trips.retention.erase_passenger",
+    "DELETE /api/passengers/me/": "backend.privacy.retention.erase_passenger",
     "POST /api/permits/{pk}/inquiries/": f"{_REGISTRY}.revocation.open_inquiry",
     "POST /api/permits/{pk}/judicial-loss-substitution/": f"{_REGISTRY}.revocation.substitute_after_judicial_loss",
     "POST /api/permits/{pk}/renewals/": f"{_REGISTRY}.permits.request_renewal",

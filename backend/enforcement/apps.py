@@ -9,7 +9,12 @@ class EnforcementConfig(AppConfig):
     verbose_name = _("Fiscalização e penalidades (Art. 54-64)")
 
     def ready(self):
+        from backend.registry import fine_debts
+
+        from .selectors import unpaid_fines
+
         post_migrate.connect(seed_catalogue, sender=self)
+        fine_debts.answered_by(lambda person: unpaid_fines(person).exists())  # the renewal's Art. 5, V
 
 
 def seed_catalogue(sender, using="default", **kwargs):

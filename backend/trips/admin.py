@@ -4,12 +4,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from backend.admin_doors import ReadOnlyRecordMixin
-from backend.receipts.receipts import links
 from backend.tariffs.formatting import br_number, brl
 from taxilaw.receipt import trace_summary
 
 from . import services
 from .models import DriverCancellation, Passenger, Ride
+from .receipt_links import links
 
 # Raw columns the admin shows in a readable form instead (distance in km, the trace as a summary, R$).
 _SHOWN_READABLE = {"distance_m": "distance_km", "trace": "trace_summary", "fare": "fare_brl", "server_total": "server_total_brl"}

@@ -1,7 +1,7 @@
 """Open sockets hear that their credential may have ended, and check it again (``consumers.*.relay``).
 
 A driver's key is deleted by a logout, a new login or a password change (``backend.accounts.tokens``); a passenger's
-token is replaced when their data is erased (``backend.trips.retention``). Backend apps never import dispatch, so
+token is replaced when their data is erased (``backend.privacy.retention``). Backend apps never import dispatch, so
 dispatch listens to the models' signals: on commit, ``wire.CREDENTIAL_CHANGED`` goes to the groups the person's
 sockets already belong to (the cab's group of each cab the driver is connected to; the passenger's group), and
 each socket there asks the database whether its own credential still opens it (one read; a logout is rare). Expiry

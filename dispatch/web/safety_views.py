@@ -18,8 +18,8 @@ from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
 from backend.api.throttling import AnonRateThrottle
+from backend.trips.api.authentication import PassengerAuthentication
 from dispatch.errors import DispatchError
 from dispatch.rides import safety
 

@@ -170,7 +170,7 @@ def test_bad_street_trips_get_field_errors_and_a_cab_on_a_dispatched_ride_cab_bu
 def test_an_erased_passengers_open_socket_is_told_and_closed(drivers):
     from channels.db import database_sync_to_async
 
-    from backend.trips.retention import erase_passenger
+    from backend.privacy.retention import erase_passenger
 
     passenger = Passenger.objects.create(name="Gil", phone="32999990009")
 

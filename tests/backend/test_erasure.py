@@ -25,9 +25,9 @@ from backend.bookings import services as bookings
 from backend.bookings.models import Booking
 from backend.enforcement.models import Complaint
 from backend.log_paths import RedactPaths, loggable_path
+from backend.privacy import retention
 from backend.ratings.models import RideRating
 from backend.receipts import receipts
-from backend.trips import retention
 from backend.trips.models import Passenger, Ride
 from dispatch.models import Cab, Offer
 from dispatch.ops import retention as dispatch_retention

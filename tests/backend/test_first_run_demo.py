@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from backend.indicators.demo_life import DEMO_PASSENGER
+from backend.demo.first_run import DEMO_PASSENGER
 from backend.registry.models import Suspension
 from backend.trips.models import Passenger
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from backend.enforcement.models import Complaint
-from backend.trips import retention
+from backend.privacy import retention
 from backend.trips.models import Passenger, Ride
 from dispatch.models import Cab
 

@@ -117,8 +117,8 @@ def test_the_register_refuses_a_second_meter_an_unsealed_aferition_and_a_removal
 
 @pytest.mark.article("Art. 47, §2")
 def test_the_scheduler_tells_the_holder_once_by_when_to_afer_and_not_once_afered(working_cab, today):
+    from backend.notices.jobs.registry import taximeter_aferition
     from backend.notices.models import Notice
-    from backend.registry.jobs import taximeter_aferition
 
     permit = working_cab(signed_on=today - timedelta(days=60))
     afered = working_cab(signed_on=today - timedelta(days=60))

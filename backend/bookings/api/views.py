@@ -11,8 +11,8 @@ from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
 from backend.api.throttling import BookingThrottle
+from backend.trips.api.authentication import PassengerAuthentication
 
 from .. import services
 from ..models import Booking

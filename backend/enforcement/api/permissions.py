@@ -2,8 +2,8 @@
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from backend.api.authentication import PassengerPrincipal
 from backend.api.permissions import is_dimutran
+from backend.trips.api.authentication import PassengerPrincipal
 
 
 def person_of(user):

@@ -10,12 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from backend.accounts.tokens import ExpiringTokenAuthentication
-from backend.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsDimutran, is_dimutran
 from backend.api.throttling import ComplaintThrottle
 from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Person
+from backend.trips.api.authentication import PassengerAuthentication
 from taxilaw import penalties as law
 
 from .. import selectors

@@ -16,8 +16,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
 from backend.registry.models import Person
+from backend.trips.api.authentication import PassengerAuthentication
 from backend.trips.models import Ride
 
 from .. import services, snapshot

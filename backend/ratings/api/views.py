@@ -6,10 +6,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
 from backend.api.fields import AwareDateTimeField
 from backend.api.permissions import IsDimutran, IsPassenger
 from backend.api.throttling import RatingThrottle
+from backend.trips.api.authentication import PassengerAuthentication
 
 from .. import report, services
 from .serializers import RatingSerializer

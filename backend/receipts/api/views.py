@@ -9,10 +9,10 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backend.api.authentication import PassengerAuthentication
 from backend.api.permissions import IsPassenger
 from backend.payments import snapshot as payment_snapshot
 from backend.tariffs.formatting import brl
+from backend.trips.api.authentication import PassengerAuthentication
 from backend.trips.models import Ride
 
 from .. import documents, receipt_cache, receipts

@@ -13,6 +13,7 @@ from taxilaw import permits as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
 
+from .. import fine_debts
 from ..models import Alvara, Auxiliary, Permit, Person, Renewal, RenewalDocument, Suspension
 from ..selectors import LIVE_STATUSES, candidate_facts, current_alvara
 
@@ -129,9 +130,7 @@ def renewal_checklist(renewal: Renewal) -> Decision:
         states["professional_license"] = False  # Art. 5, I: an expired CNH proves no qualification
     if renewal.late_fine_brl > Decimal("0") and renewal.late_fine_paid_on is None:
         states["no_fine_debt"] = False
-    from backend.enforcement.selectors import unpaid_fines  # enforcement depends on the registry, not back
-
-    if renewal.permit.holder_id and unpaid_fines(renewal.permit.holder).exists():
+    if renewal.permit.holder_id and fine_debts.owes_fines(renewal.permit.holder):  # answered by enforcement
         states["no_fine_debt"] = False
     return law.check_renewal_documents(states)
 

@@ -24,7 +24,7 @@ from .. import selectors, services
 from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy
 from . import serializers as s
-from .taximeter import cab_taximeter_answer
+from .cab import cab_taximeter_answer
 
 
 def _at(request):

@@ -7,9 +7,14 @@ from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
-from backend.notices.services import notify
 from backend.parameters.selectors import current_parameters, municipal_holidays
+from backend.registry.models import Auxiliary, Inspection, Permit, RevocationInquiry, Vehicle
+from backend.registry.selectors import LIVE_STATUSES
+from backend.registry.services import auxiliaries, permits, revocation
+from backend.registry.services.taximeters import last_aferition_on
+from backend.registry.taximeter_notices import aferition_notice
 from backend.scheduler.jobs import job
+from backend.tariffs.selectors import law_tariffs
 from taxilaw import auxiliaries as auxiliary_law
 from taxilaw import inspection_items
 from taxilaw import revocation as revocation_law
@@ -17,9 +22,7 @@ from taxilaw import vehicles as vehicle_law
 from taxilaw.decision import Reason
 from taxilaw.i18n import gettext_noop as _
 
-from .models import Auxiliary, Inspection, Permit, RevocationInquiry, Vehicle
-from .selectors import LIVE_STATUSES
-from .services import auxiliaries, permits, revocation
+from ..services import notify
 
 _LOST = _("A permissão {number} perdeu o direito: o termo de compromisso não foi assinado em 30 dias (Art. 3, §1).")
 _EXTINCT = _("A permissão {number} foi extinta e retorna ao Município: o alvará não foi renovado no prazo (Art. 4, §3).")
@@ -132,11 +135,6 @@ def auxiliary_enrolment(now: datetime) -> str:
 def taximeter_aferition(now: datetime) -> str:
     """A tariff change makes the aferição of every taxímetro obligatory (Art. 47, §2): each holder whose cab's
     meter is not afered for the tariff in force is told by when, once per cab and tariff."""
-    from backend.tariffs.selectors import law_tariffs
-
-    from .services.taximeters import last_aferition_on
-    from .taximeter_notices import aferition_notice
-
     on, told = _today(now), 0
     tariffs = law_tariffs()
     grace = int(current_parameters().as_of("taximeter_aferition_grace_days", on))

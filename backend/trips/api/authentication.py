@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from backend.trips.models import Passenger
+from ..models import Passenger
 
 KEYWORD = "Passenger"
 
@@ -49,7 +49,7 @@ class PassengerAuthentication(authentication.BaseAuthentication):
 
 
 class PassengerAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "backend.api.authentication.PassengerAuthentication"
+    target_class = "backend.trips.api.authentication.PassengerAuthentication"
     name = "passengerAuth"
 
     def get_security_definition(self, auto_schema):

@@ -1,4 +1,5 @@
-"""The part of ``/api/tariffs/current/`` that is the driver's own cab: what its taxímetro charges (Art. 45, §3-§5, Art. 47)."""
+"""The registry's part of ``/api/tariffs/current/``: what the driver's own cab's taxímetro charges (Art. 45, §3-§5, Art. 47);
+registered with ``backend.tariffs.api.cab`` in ``RegistryConfig.ready``."""
 
 from __future__ import annotations
 

@@ -6,12 +6,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from backend.notices.services import notify
+from backend.enforcement.models import Appeal
 from backend.parameters.selectors import municipal_holidays
 from backend.scheduler.jobs import job
 from taxilaw import penalties as law
 
-from .models import Appeal
+from ..services import notify
 
 
 @job("judgment_notice", at=timedelta(hours=2, minutes=30))

@@ -6,14 +6,14 @@ from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
-from backend.notices.services import notify
-from backend.registry.jobs import open_inquiry_once
+from backend.ranks import selectors
+from backend.ranks.models import Rank
 from backend.scheduler.jobs import job
 from taxilaw import ranks as rank_law
 from taxilaw.revocation import RevocationGround
 
-from . import selectors
-from .models import Rank
+from ..services import notify
+from .registry import open_inquiry_once
 
 
 @job("rank_attendance", at=timedelta(hours=2))

@@ -8,7 +8,7 @@ one run finishes every eligible row.
 
 A passenger's erasure (:func:`erase_passenger`) reaches everything that names or follows them: their bookings
 (scheduled ones cancelled), their rides' addresses and traces, their ratings' comments, their complaints' texts
-(the complaint stays, anonymised), the receipts' links (revoked: ``backend.receipts.receipts.linkable``) and
+(the complaint stays, anonymised), the receipts' links (revoked: ``backend.trips.receipt_links.linkable``) and
 their open sockets (the token is replaced, and dispatch closes every socket opened with the old one:
 ``dispatch.transport.credential_changes``).
 """
@@ -28,11 +28,10 @@ from backend.enforcement.models import Complaint
 from backend.parameters.selectors import current_parameters
 from backend.ratings.models import RideRating
 from backend.receipts import receipt_cache
+from backend.trips.models import OPEN_RIDE_STATUSES, Passenger, Ride
+from backend.trips.redaction import redact
 from taxilaw.compliance import local_date
 from taxilaw.retention import cutoff, trace_may_be_purged
-
-from .models import OPEN_RIDE_STATUSES, Passenger, Ride
-from .redaction import redact
 
 BATCH = 1000
 COARSE_DIGITS = 2  # an anonymised ride keeps its pickup and destination to ~1 km (zone statistics), no closer

@@ -12,11 +12,10 @@ from validate_docbr import CNH, CPF, RENAVAM
 from backend.parameters.selectors import current_parameters
 from backend.ranks.demo import MURIAE_RANKS
 from backend.ranks.services.ranks import assign_rank, check_in, check_out, create_rank
+from backend.registry.models import Inspection, Permit, SocialSecurityProof, Vehicle
+from backend.registry.services import auxiliaries, people, permits, taximeters, vehicles
 from taxilaw.calendar import quarter_end
 from taxilaw.inspection_items import approved_vistoria
-
-from ...models import Inspection, Permit, SocialSecurityProof, Vehicle
-from ...services import auxiliaries, people, permits, taximeters, vehicles
 
 FIRST = ["José", "João", "Antônio", "Francisco", "Carlos", "Paulo", "Pedro", "Lucas", "Luiz", "Marcos",
          "Luís", "Gabriel", "Rafael", "Daniel", "Marcelo", "Bruno", "Eduardo", "Felipe", "Raimundo", "Rodrigo",
@@ -101,7 +100,7 @@ class Command(BaseCommand):
 
     def _tariff_reviewed(self, today):
         """The half-yearly review of Art. 44 decreed a month ago at the same prices, so the scheduler's review
-        notice (backend/tariffs/jobs.py) has nothing to say on the demo's first day."""
+        notice (backend/notices/jobs/tariffs.py) has nothing to say on the demo's first day."""
         from backend.tariffs.models import TariffDecree
 
         latest = TariffDecree.objects.order_by("-effective_from").first()

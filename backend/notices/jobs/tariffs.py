@@ -6,12 +6,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from backend.notices.services import notify
 from backend.parameters.selectors import current_parameters
 from backend.scheduler.jobs import job
+from backend.tariffs.selectors import law_tariffs
 from taxilaw import tariffs as law
 
-from .selectors import law_tariffs
+from ..services import notify
 
 
 @job("tariff_review", at=timedelta(hours=2, minutes=20))

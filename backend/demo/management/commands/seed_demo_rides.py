@@ -1,12 +1,12 @@
 """Four weeks of past rides for the demo (after ``seed_demo``; idempotent): run by `make run`. With them, what a first
-run shows on every screen (``demo_life``): Pix keys, a passenger's booking, rating and complaint, the closed weeks."""
+run shows on every screen (``backend.demo.first_run``): Pix keys, a passenger's booking, rating and complaint, the closed weeks."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from ...demo import seed_rides
-from ...demo_life import seed_first_run
+from ...first_run import seed_first_run
+from ...rides import seed_rides
 
 
 class Command(BaseCommand):

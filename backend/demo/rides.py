@@ -9,11 +9,10 @@ import random
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
+from backend.indicators.periods import LOCAL
 from backend.ranks.models import Rank, RankAssignment, RankCheckIn
 from backend.registry.models import Permit
 from backend.trips.models import DriverCancellation, Ride
-
-from .periods import LOCAL
 
 DAYS = 28
 # Pickup places and their weight: the centre and the bairros around it (the gazetteer names them).
