@@ -10,8 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin, with_article
 from backend.api_errors import LawViolation
 
-from . import admin_acts
-from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
+from . import admin_acts, admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
 from .admin_forms import AuxiliaryAddForm, VehicleAddForm
 from .models import (
     Alvara,
