@@ -41,9 +41,10 @@ def _typed(form: forms.Form) -> str:
     return "; ".join(shown)
 
 
-def act_with_form(modeladmin, request, queryset, *, form_class: type[forms.Form], title: str, intro: str,
+def act_with_form(modeladmin, request, queryset, *, form_class: Callable[..., forms.Form], title: str, intro: str,
                   perform: Callable[[object, dict], object], done: Callable[[object], str], single: bool = False):
     """Render ``form_class`` for the selected records; on ``apply``, ``perform(record, cleaned_data)`` each one.
+    ``form_class`` is a form class or any callable taking the POSTed data (a form built for the one record).
 
     ``single``: the act concerns one record (a swap's plate, a transfer's transferee), so exactly one is selected."""
     if single and queryset.count() != 1:

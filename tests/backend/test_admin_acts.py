@@ -166,3 +166,42 @@ def test_the_admin_refuses_a_transfer_before_two_years(admin_client, working_cab
     _, answer = act(admin_client, PERMITS, "request_transfer", permit, transferee=buyer.pk, kind="inter_vivos",
                     requested_on=br(today))
     assert _refused(answer, "Art. 6, I") and not Transfer.objects.exists()
+
+
+# ---------------------------------------------------------------- Art. 63: the decision and the notices
+
+MON = date(2026, 3, 2)  # a Monday; the defence term (5 days) ends on Monday 09/03
+
+
+@pytest.mark.article("Art. 63", "Art. 63, §1", "Art. 63, §2", "Art. 63, §4")
+def test_the_admin_decides_an_auto_after_the_defence_and_records_the_notices(admin_client, dimutran, working_cab):
+    from backend.enforcement.models import Appeal, AutoDeInfracao, PenaltyDecision
+
+    from .enforcement_helpers import appeal, draw_up, judge
+
+    auto = AutoDeInfracao.objects.get(pk=draw_up(dimutran, working_cab(), ["attire"], MON)["id"])
+    [infraction] = auto.infractions.all()
+    autos = "/admin/enforcement/autodeinfracao/"
+    decision = {"upheld": "1", "reasoning": "Infração comprovada pelo fiscal.", "serious_consequences": "on",
+                f"kind_{infraction.pk}": "fine", f"revocation_ground_{infraction.pk}": "breach_of_term"}
+    page, answer = act(admin_client, autos, "decide_auto", auto, decided_on="09/03/2026", **decision)
+    assert infraction.description in page and "multa (Art. 54, c)" in page
+    assert _refused(answer, "Art. 63, §1") and not PenaltyDecision.objects.exists()
+    _, answer = act(admin_client, autos, "decide_auto", auto, decided_on="10/03/2026", **decision)
+    taken = PenaltyDecision.objects.get(auto=auto)
+    assert taken.decided_on == date(2026, 3, 10) and taken.total_fine > 0 and "decisão de 10/03/2026 registrada" in answer
+
+    decisions = "/admin/enforcement/penaltydecision/"
+    _, answer = act(admin_client, decisions, "notify_decision", taken, notified_on="09/03/2026")
+    assert _refused(answer, "Art. 63, §2")
+    _, answer = act(admin_client, decisions, "notify_decision", taken, notified_on="11/03/2026")
+    assert "notificação de 11/03/2026 registrada" in answer
+    assert PenaltyDecision.objects.get(pk=taken.pk).notified_on == date(2026, 3, 11)
+
+    filed = Appeal.objects.get(pk=appeal(dimutran, taken.pk, "2026-03-12")["id"])
+    assert judge(dimutran, filed.pk, "2026-03-20", "upheld").status_code == 200
+    appeals = "/admin/enforcement/appeal/"
+    _, answer = act(admin_client, appeals, "notify_judgment", filed, notified_on="19/03/2026")
+    assert _refused(answer, "Art. 63, §4") and Appeal.objects.get(pk=filed.pk).judgment_notified_on is None
+    _, answer = act(admin_client, appeals, "notify_judgment", filed, notified_on="23/03/2026")
+    assert Appeal.objects.get(pk=filed.pk).judgment_notified_on == date(2026, 3, 23)
