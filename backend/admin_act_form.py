@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.widgets import AdminDateWidget
 from django.template.response import TemplateResponse
@@ -17,6 +17,27 @@ from django.utils.translation import gettext
 
 from backend.admin_doors import with_article
 from backend.api_errors import LawViolation
+
+
+def admin_act(*, service: str, description):
+    """An admin action that does one act of the law through ``service``, the dotted path of the API's own service
+    (listed in docs/doors.md; tests/backend/test_doors.py checks that the action calls it)."""
+
+    def mark(func):
+        func.service_of_act = service
+        return admin.action(description=description)(func)
+
+    return mark
+
+
+def acts_of(model_admin) -> list[tuple[str, str, str]]:
+    """(action's name, its description, its service) for each action of ``model_admin`` declared by ``admin_act``."""
+    found = []
+    for action in model_admin.actions or ():
+        func = getattr(type(model_admin), action) if isinstance(action, str) else action
+        if getattr(func, "service_of_act", None):
+            found.append((func.__name__, str(func.short_description), func.service_of_act))
+    return found
 
 
 def date_field(label: str, *, today: bool = True, **kwargs) -> forms.DateField:

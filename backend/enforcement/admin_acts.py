@@ -12,11 +12,10 @@ The appeal's judgment itself is registered on the appeal's change form, through 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from backend.admin_act_form import act_with_form, brazilian, date_field
+from backend.admin_act_form import act_with_form, admin_act, brazilian, date_field
 from taxilaw.revocation import RevocationGround
 
 from .models import PENALTY_KINDS, AutoDeInfracao
@@ -59,7 +58,8 @@ def _decide(auto: AutoDeInfracao, data: dict):
         involuntary=data["involuntary"], serious_consequences=data["serious_consequences"])
 
 
-@admin.action(description=_("Decidir o auto após a defesa (Art. 63)"))
+@admin_act(service="backend.enforcement.services.decisions.decide",
+           description=_("Decidir o auto após a defesa (Art. 63)"))
 def decide_auto(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=lambda data: AutoDecisionForm(queryset.get(), data), single=True,
@@ -76,7 +76,8 @@ class NotifiedForm(forms.Form):
     notified_on = date_field(_("notificado em"))
 
 
-@admin.action(description=_("Registrar a notificação da decisão (Art. 63, §2)"))
+@admin_act(service="backend.enforcement.services.decisions.notify_decision",
+           description=_("Registrar a notificação da decisão (Art. 63, §2)"))
 def notify_decision(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=NotifiedForm, title=gettext("Registrar a notificação da decisão"),
@@ -86,7 +87,8 @@ def notify_decision(modeladmin, request, queryset):
     )
 
 
-@admin.action(description=_("Registrar a notificação do julgamento do recurso (Art. 63, §4)"))
+@admin_act(service="backend.enforcement.services.appeals.notify_judgment",
+           description=_("Registrar a notificação do julgamento do recurso (Art. 63, §4)"))
 def notify_judgment(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=NotifiedForm, title=gettext("Registrar a notificação do julgamento"),

@@ -10,11 +10,10 @@ calls the same service as the API (docs/doors.md); the law's refusals come from 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from backend.admin_act_form import act_with_form, brazilian, date_field
+from backend.admin_act_form import act_with_form, admin_act, brazilian, date_field
 from taxilaw import documents
 from taxilaw.transfers import Beneficiary, TransferKind
 from taxilaw.vehicles import ToleranceCase
@@ -121,7 +120,8 @@ class FeePaymentForm(forms.Form):
     paid_on = date_field(_("taxa paga em"))
 
 
-@admin.action(description=_("Registrar perda judicial do veículo (Art. 11, § único)"))
+@admin_act(service="backend.registry.services.revocation.record_judicial_loss",
+           description=_("Registrar perda judicial do veículo (Art. 11, § único)"))
 def record_judicial_loss(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=JudicialLossForm, title=gettext("Registrar perda judicial do veículo"),
@@ -133,7 +133,8 @@ def record_judicial_loss(modeladmin, request, queryset):
     )
 
 
-@admin.action(description=_("Conceder tolerância do veículo (Art. 34, § único)"))
+@admin_act(service="backend.registry.services.vehicles.tolerate_vehicle",
+           description=_("Conceder tolerância do veículo (Art. 34, § único)"))
 def tolerate_vehicle(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=ToleranceForm, title=gettext("Conceder tolerância do veículo"),
@@ -144,7 +145,8 @@ def tolerate_vehicle(modeladmin, request, queryset):
     )
 
 
-@admin.action(description=_("Trocar veículo por um mais antigo (com justificativa, Art. 34, II)"))
+@admin_act(service="backend.registry.services.vehicles.replace_vehicle",
+           description=_("Trocar veículo por um mais antigo (com justificativa, Art. 34, II)"))
 def replace_vehicle_justified(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=JustifiedSwapForm, single=True,
@@ -167,7 +169,8 @@ def _request_transfer(permit, data):
     return transfer_services.request_transfer(permit=permit, vehicle=vehicle, **form_data)
 
 
-@admin.action(description=_("Transferir permissão (Art. 6-7)"))
+@admin_act(service="backend.registry.services.transfers.request_transfer",
+           description=_("Transferir permissão (Art. 6-7)"))
 def request_transfer(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=TransferForm, single=True, title=gettext("Transferir permissão"),
@@ -179,7 +182,8 @@ def request_transfer(modeladmin, request, queryset):
     )
 
 
-@admin.action(description=_("Registrar pagamento da taxa (Art. 6, §5)"))
+@admin_act(service="backend.registry.services.transfers.pay_transfer_fee",
+           description=_("Registrar pagamento da taxa (Art. 6, §5)"))
 def pay_transfer_fee(modeladmin, request, queryset):
     return act_with_form(
         modeladmin, request, queryset, form_class=FeePaymentForm, title=gettext("Registrar pagamento da taxa"),
