@@ -70,7 +70,7 @@ def test_the_api_records_a_judicial_loss_and_refuses_a_future_judgment(dimutran,
 def test_the_admin_grants_a_tolerance_once_and_refuses_to_extend_it(admin_client, working_cab, today):
     permit = working_cab()
     page, answer = act(admin_client, PERMITS, "tolerate_vehicle", permit, case="provisional_vehicle", started_on=br(today))
-    assert "até 3 meses" in page
+    assert "até 3 meses" in page and f'value="{br(today)}"' in page  # today, as a Brazilian writes it
     until = Permit.objects.get(pk=permit.pk).vehicle_tolerance_until
     assert until is not None and until > today + timedelta(days=85) and f"tolerância concedida até {br(until)}" in answer
     _, answer = act(admin_client, PERMITS, "tolerate_vehicle", permit, case="not_operating", started_on=br(today))
