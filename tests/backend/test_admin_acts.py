@@ -115,6 +115,18 @@ def test_the_admin_swaps_for_an_older_taxi_with_justification_within_three_years
     assert "acidente" in LogEntry.objects.get(object_id=str(permit.pk)).change_message  # the justification is kept
 
 
+@pytest.mark.article("Art. 34, II")
+def test_the_api_swaps_for_an_older_taxi_only_with_justification_within_three_years(dimutran, working_cab, today):
+    permit = working_cab()
+    url = f"/api/permits/{permit.pk}/replace-vehicle/"
+    unjustified = dimutran.post(url, vehicle_data(today.year - 3), format="json")
+    assert unjustified.status_code == 400 and "replacement_not_justified" in unjustified.content.decode()
+    too_old = dimutran.post(url, {**vehicle_data(today.year - 5), "justified": True}, format="json")
+    assert too_old.status_code == 400 and "Art. 34, II" in too_old.content.decode()
+    done = dimutran.post(url, {**vehicle_data(today.year - 3), "justified": True}, format="json")
+    assert done.status_code == 201 and permit.vehicles.get(in_service=True).model_year == today.year - 3
+
+
 def test_the_admin_swap_asks_for_a_justification_and_one_permit(admin_client, working_cab, today):
     permit, other = working_cab(), working_cab()
     fields = _swap_fields(today, today.year - 3, justification="")
@@ -205,3 +217,19 @@ def test_the_admin_decides_an_auto_after_the_defence_and_records_the_notices(adm
     assert _refused(answer, "Art. 63, §4") and Appeal.objects.get(pk=filed.pk).judgment_notified_on is None
     _, answer = act(admin_client, appeals, "notify_judgment", filed, notified_on="23/03/2026")
     assert Appeal.objects.get(pk=filed.pk).judgment_notified_on == date(2026, 3, 23)
+
+
+@pytest.mark.article("Art. 6, I", "Art. 6, §5")
+def test_the_api_transfers_a_permit_and_registers_the_fee(dimutran, working_cab, make_person, today):
+    permit, buyer = _transferable(working_cab, make_person, today)
+    body = {"transferee": buyer.pk, "kind": "inter_vivos", "requested_on": today, "vehicle": vehicle_data(today.year)}
+    off = dimutran.post(f"/api/permits/{permit.pk}/transfers/", body, format="json")
+    assert off.status_code == 400 and "ADI 5337" in off.content.decode()
+    _allow_transfers()
+    transfer = dimutran.post(f"/api/permits/{permit.pk}/transfers/", body, format="json")
+    assert transfer.status_code == 201 and transfer.json()["status"] == "awaiting_fee"
+    pay = f"/api/transfers/{transfer.json()['id']}/pay-fee/"
+    assert dimutran.post(pay, {"paid_on": today}, format="json").json()["status"] == "completed"
+    again = dimutran.post(pay, {"paid_on": today}, format="json")
+    assert again.status_code == 400 and "Art. 6, §5" in again.content.decode()
+    assert Permit.objects.get(pk=permit.pk).holder == buyer
