@@ -13,6 +13,7 @@ from django.contrib.admin import helpers
 from django.contrib.admin.widgets import AdminDateWidget
 from django.template.response import TemplateResponse
 from django.utils import formats, timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from backend.admin_doors import with_article
@@ -73,6 +74,8 @@ def act_with_form(modeladmin, request, queryset, *, form_class: Callable[..., fo
         return None
     applying = "apply" in request.POST
     form = form_class(request.POST if applying else None)
+    for field in form.fields.values():  # as Django's own forms show a label: "Placa:", not "placa:"
+        field.label = capfirst(field.label)
     if applying and form.is_valid():
         for record in queryset:
             try:
