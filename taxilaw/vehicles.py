@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Collection, Optional
 
 from .calendar import add_months, add_years, day_term_end
+from .clock import not_in_future
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 from .parameters import Parameters
@@ -132,6 +133,25 @@ def within_replacement_tolerance(started_on: date, case: ToleranceCase, on: date
             {"ends": ends},
         )
     )
+
+
+def may_grant_tolerance(started_on: date, tolerance_until: Optional[date], today: date) -> Decision:
+    """May DIMUTRAN grant the tolerance of Art. 34, § único from ``started_on``? It is one period of 1 or 3
+    months, dated when it begins: never ahead of today (a tolerance is granted for a fact, the cab off the road),
+    and not on top of one still running on that day (back-to-back tolerances would keep a non-conforming taxi
+    working for good, which the article's "1 mês" and "3 meses" forbid; docs/readings-registry.md)."""
+    if started_on > today:
+        return not_in_future(started_on, today, "Art. 34, § único", "início da tolerância")
+    if tolerance_until is not None and tolerance_until >= started_on:
+        return Decision.refuse(
+            Reason(
+                "Art. 34, § único",
+                "tolerance_running",
+                gettext_noop("A permissão já está em tolerância até {until}; a tolerância não se prorroga (Art. 34, § único)."),
+                {"until": tolerance_until},
+            )
+        )
+    return Decision.allow("Art. 34, § único")
 
 
 # --------------------------------------------------------------------- inspection

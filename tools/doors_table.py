@@ -30,6 +30,7 @@ def _cell(text: str) -> str:
 def render() -> str:
     from django.contrib import admin
 
+    from backend.admin_act_form import acts_of
     from backend.admin_doors import door_of, superuser_request
     from backend.api.doors import door_of_operation, write_operations
 
@@ -47,6 +48,13 @@ def render() -> str:
     ]
     rows = sorted((m._meta.label, type(ma).__name__, *door_of(ma, request)) for m, ma in admin.site._registry.items())
     lines += [f"| {label} | {name} | {kind} | {_cell(detail)} |" for label, name, kind, detail in rows]
+    lines += ["", "## Admin actions with a form", "",
+              "Acts that take more than a click: an intermediate form (`backend/admin_act_form.py`), then the API's own",
+              "service; a refusal is an error message citing its article.", "",
+              "| Model | Action | Service |", "|---|---|---|"]
+    acts = sorted((m._meta.label, description, service) for m, ma in admin.site._registry.items()
+                  for _name, description, service in acts_of(ma))
+    lines += [f"| {label} | {_cell(description)} | {service} |" for label, description, service in acts]
     lines += ["", "## API write operations", "", "| Operation | View | Door | Service or reason |", "|---|---|---|---|"]
     for operation, view in sorted(write_operations().items(), key=lambda item: (item[0].split()[1], item[0])):
         kind, detail = door_of_operation(operation)

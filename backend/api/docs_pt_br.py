@@ -116,6 +116,8 @@ SUMMARIES = {
     "api_penalties_pay_create": "Registra o pagamento de uma multa",
     "api_permits_compliance_retrieve": "Esta pessoa pode dirigir este táxi agora?",
     "api_permits_inquiries_create": "Abre o inquérito administrativo antes de uma cassação (Art. 9-10)",
+    "api_permits_judicial_loss_create": "Registra o trânsito em julgado da perda judicial do veículo (Art. 11, § único)",
+    "api_permits_vehicle_tolerance_create": "Concede a tolerância de 1 ou 3 meses para o veículo (Art. 34, § único)",
     "api_permits_judicial_loss_substitution_create": "Substitui o veículo perdido por decisão judicial, em 30 dias",
     "api_permits_renewals_create": "Pede a renovação do alvará com os documentos do Art. 5",
     "api_permits_replace_vehicle_create": "Troca o táxi da permissão (Art. 34)",

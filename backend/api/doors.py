@@ -55,6 +55,8 @@ API_DOORS = {
     "PATCH /api/people/{pk}/": f"{_REGISTRY}.people.update_person",
     "DELETE /api/passengers/me/": "backend.privacy.retention.erase_passenger",
     "POST /api/permits/{pk}/inquiries/": f"{_REGISTRY}.revocation.open_inquiry",
+    "POST /api/permits/{pk}/judicial-loss/": f"{_REGISTRY}.revocation.record_judicial_loss",
+    "POST /api/permits/{pk}/vehicle-tolerance/": f"{_REGISTRY}.vehicles.tolerate_vehicle",
     "POST /api/permits/{pk}/judicial-loss-substitution/": f"{_REGISTRY}.revocation.substitute_after_judicial_loss",
     "POST /api/permits/{pk}/renewals/": f"{_REGISTRY}.permits.request_renewal",
     "POST /api/permits/{pk}/replace-vehicle/": f"{_REGISTRY}.vehicles.replace_vehicle",

@@ -1,5 +1,6 @@
 """Django admin for enforcement (pt-BR). Procedure steps go through the API's services; the admin shows and edits the
-catalogue, and registers an appeal's judgment (upheld, granted, granted in part) through the same service."""
+catalogue, registers an appeal's judgment (upheld, granted, granted in part) through the same service, and decides an
+auto and records the notifications of Art. 63, §2 and §4 as admin actions with a form (admin_acts.py)."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -13,6 +14,7 @@ from backend.admin_doors import ReadOnlyRecordMixin, with_article
 from backend.api_errors import LawViolation
 from backend.parameters.admin import AppendOnlyAdmin
 
+from . import admin_acts
 from .display import ride_data_summary
 from .models import (
     Appeal,
@@ -106,7 +108,7 @@ class AutoDeInfracaoAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     search_fields = ("person__full_name", "person__cpf", "permit__number", "observation")
     readonly_fields = ("year", "sequence", "origin", "complaint", "status", "recorded_on")
     inlines = [DefenceInline]
-    actions = ["deliver_copy_today"]
+    actions = ["deliver_copy_today", admin_acts.decide_auto]
 
     @admin.display(description=_("número"), ordering="sequence")
     def number_display(self, obj):
@@ -133,6 +135,7 @@ class PenaltyDecisionAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_filter = ("status",)
     readonly_fields = ("auto", "total_fine", "duty_persists", "status", "articles")
     inlines = [PenaltyInline, AppealInline]
+    actions = [admin_acts.notify_decision]
 
 
 REDUCTION_INPUT = ("penalty", "kind", "amount", "starts_on", "ends_on", "involuntary", "serious_consequences", "reasoning")
@@ -228,6 +231,7 @@ class AppealAdmin(admin.ModelAdmin):
         "judged_on", "result", "judgment_text", "judgment_notified_on", "archived_inquiries_display",
     )
     inlines = [PenaltyReductionInline]
+    actions = [admin_acts.notify_judgment]
     FILED = ("decision", "instance", "filed_on", "grounds", "deposit_receipt", "deposit_amount", "judgment_notified_on", "archived_inquiries_display")
 
     def get_readonly_fields(self, request, obj=None):

@@ -3,6 +3,7 @@ write path per act): ranks are located by ``create_rank``; designations, check-i
 commissions are the procedures' records, shown read-only here."""
 
 import json
+from datetime import date
 
 from django.contrib import admin, messages
 from django.utils import timezone
@@ -122,6 +123,14 @@ class ContestAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
     list_filter = ("status", "promotion")
     search_fields = ("title",)
     inlines = [ContestRankInline, CommissionMemberInline]
+    # The edital's publications (Art. 16) as a Brazilian reads them, not the JSON list they are stored as.
+    fields = ("title", "publication_dates_display", "contest_date", "promotion", "status", "result_published_on")
+    readonly_fields = ("publication_dates_display",)
+
+    @admin.display(description=_("datas de publicação (Art. 16)"))
+    def publication_dates_display(self, contest):
+        days = [date.fromisoformat(day) for day in contest.publication_dates or ()]
+        return ", ".join(day.strftime("%d/%m/%Y") for day in days) or "—"
 
 
 @admin.register(ContestRank)

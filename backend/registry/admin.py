@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from backend.admin_doors import ReadOnlyRecordMixin, ServiceRecordAdmin, with_article
 from backend.api_errors import LawViolation
 
-from . import admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
+from . import admin_acts, admin_services, admin_taximeters  # noqa: F401  (register the admins of the records kept by services)
 from .admin_forms import AuxiliaryAddForm, VehicleAddForm
 from .models import (
     Alvara,
@@ -88,7 +88,8 @@ class PermitAdmin(admin.ModelAdmin):
                        "contest_model_year", "ended_on", "co_owned_grandfathered", "vehicle_tolerance_until",
                        "judicial_loss_final_on")
     inlines = [AlvaraInline, VehicleInline, AuxiliaryInline]
-    actions = ["sign_term_today", "withdraw_today", "request_renewal_today"]
+    actions = ["sign_term_today", "withdraw_today", "request_renewal_today", admin_acts.record_judicial_loss,
+               admin_acts.tolerate_vehicle, admin_acts.replace_vehicle_justified, admin_acts.request_transfer]
 
     def has_add_permission(self, request):
         return False
@@ -166,6 +167,10 @@ class AuxiliaryAdmin(ServiceRecordAdmin):
 
 @admin.register(Transfer)
 class TransferAdmin(ReadOnlyRecordMixin, admin.ModelAdmin):
+    """Requested on the permit (its action or the API) and completed by the fee's payment (Art. 6, §5), an action
+    here: both through the transfer's services."""
+
+    actions = [admin_acts.pay_transfer_fee]
     list_display = ("permit", "cedent", "transferee", "kind", "requested_on", "fee_brl", "status")
     list_filter = ("status", "kind")
 

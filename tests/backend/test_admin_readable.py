@@ -42,3 +42,16 @@ def test_a_ride_reads_in_portuguese_with_km_a_trace_summary_and_r_dollars(admin_
     text = admin_client.get(f"/admin/trips/ride/{ride.pk}/change/").content.decode()
     assert "2,11 km" in text and "2 posições de GPS, 12 min" in text and "2112,0089" not in text
     assert "Distância" in text and "Pedida em" in text and "/recibos/" in text
+
+
+@pytest.mark.article("Art. 16")
+def test_an_edital_shows_its_publications_as_brazilian_dates_not_json(admin_client):
+    from datetime import date
+
+    from backend.ranks.models import Contest
+
+    contest = Contest.objects.create(title="Edital 1/2026", publication_dates=["2026-11-20", "2026-11-02"],
+                                     contest_date=date(2026, 12, 15))
+    text = admin_client.get(f"/admin/ranks/contest/{contest.pk}/change/").content.decode()
+    assert "20/11/2026" in text and "02/11/2026" in text
+    assert "2026-11-20" not in text and "[&quot;" not in text and '["' not in text

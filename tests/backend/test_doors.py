@@ -55,6 +55,19 @@ def test_the_other_service_admins_call_what_they_declare():
         assert re.search(rf"\b{name}\(", inspect.getsource(type(model_admin))), (type(model_admin).__name__, name)
 
 
+def test_every_admin_act_calls_the_service_it_declares():
+    """Each action declared by ``admin_act`` (docs/doors.md, "Admin actions with a form") calls its service through
+    the services module, as the API's view does."""
+    acts = [(getattr(type(ma), a) if isinstance(a, str) else a) for _m, ma in ADMINS for a in ma.actions or ()]
+    acts = [func for func in acts if getattr(func, "service_of_act", None)]
+    assert len(acts) >= 8  # Art. 6 (request, fee), Art. 11, Art. 34 (tolerance, swap), Art. 63 (decision, two notices)
+    for func in acts:
+        service = func.service_of_act
+        assert callable(resolve(service)), service
+        source = inspect.getsource(sys.modules[func.__module__])
+        assert re.search(rf"_services\.{service.rpartition('.')[2]}\(", source), (func.__name__, service)
+
+
 def _view_source(view) -> str:
     """The source of the view's own classes (not DRF's) and of its serializer: where a service can be called."""
     classes = [c for c in view.__mro__ if c.__module__.startswith(("backend.", "dispatch."))]

@@ -15,6 +15,7 @@ from taxilaw.vehicles import (
     inspection_fee_due,
     inspection_status,
     may_admit_vehicle,
+    may_grant_tolerance,
     may_remove_seal,
     may_replace_vehicle,
     tolerance_ends,
@@ -82,6 +83,16 @@ def test_art_34_par_unico_one_month_not_operating_three_months_stand_in():
     assert not within_replacement_tolerance(date(2026, 1, 15), ToleranceCase.PROVISIONAL_VEHICLE, date(2026, 4, 16))
     refused = within_replacement_tolerance(date(2026, 1, 15), ToleranceCase.NOT_OPERATING, date(2026, 2, 16))
     assert refused.codes == ("replacement_tolerance_over",)
+
+
+@pytest.mark.article("Art. 34, § único")
+def test_art_34_par_unico_one_tolerance_at_a_time_never_ahead_of_today():
+    today = date(2026, 6, 10)
+    assert may_grant_tolerance(today, None, today)
+    assert may_grant_tolerance(date(2026, 6, 1), date(2026, 5, 31), today)  # the earlier one has ended
+    running = may_grant_tolerance(today, date(2026, 6, 10), today)
+    assert running.codes == ("tolerance_running",) and "10/06/2026" in running.reasons[0].render()
+    assert may_grant_tolerance(date(2026, 6, 11), None, today).codes == ("date_in_future",)
 
 
 @pytest.mark.article("Art. 35")

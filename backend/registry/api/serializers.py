@@ -9,6 +9,7 @@ from taxilaw.permits import RENEWAL_DOCUMENTS
 from taxilaw.revocation import RevocationGround
 from taxilaw.split import BAD_PERCENT
 from taxilaw.transfers import Beneficiary, TransferKind
+from taxilaw.vehicles import ToleranceCase
 
 from ..models import (
     Alvara,
@@ -183,6 +184,30 @@ class JudicialLossSerializer(serializers.Serializer):
     requested_on = serializers.DateField(default=today)
     proof_presented = serializers.BooleanField()
     vehicle = VehicleDataSerializer()
+
+
+class JudicialLossRecordSerializer(serializers.Serializer):
+    judgment_final_on = serializers.DateField(help_text=_("Data do trânsito em julgado da decisão que tomou o veículo (Art. 11, § único)."))
+
+
+class ToleranceSerializer(serializers.Serializer):
+    case = serializers.ChoiceField(
+        choices=[(c.value, label) for c, label in (
+            (ToleranceCase.NOT_OPERATING, _("sem operar: até 1 mês")),
+            (ToleranceCase.PROVISIONAL_VEHICLE, _("com veículo provisório: até 3 meses")),
+        )],
+        help_text=_("O caso da tolerância (Art. 34, § único)."),
+    )
+    started_on = serializers.DateField(default=today, help_text=_("Início da tolerância."))
+
+
+class PermitActsSerializer(serializers.ModelSerializer):
+    """The permit after an act that dates it: the tolerance's end (Art. 34, § único), the judgment's (Art. 11)."""
+
+    class Meta:
+        model = Permit
+        fields = ["id", "number", "status", "vehicle_tolerance_until", "judicial_loss_final_on"]
+        read_only_fields = fields
 
 
 class TransferSerializer(serializers.ModelSerializer):

@@ -115,6 +115,22 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
         vehicle = revocation_services.substitute_after_judicial_loss(permit=self._permit(pk), **data)
         return Response(s.VehicleSerializer(vehicle).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=s.JudicialLossRecordSerializer, responses=s.PermitActsSerializer)
+    @action(detail=True, methods=["post"], url_path="judicial-loss")
+    def judicial_loss(self, request, pk=None):
+        """Record the final judgment that took the vehicle; the 30 days to substitute it run from it (Art. 11, § único)."""
+        data = valid(s.JudicialLossRecordSerializer, request)
+        permit = revocation_services.record_judicial_loss(permit=self._permit(pk), **data)
+        return Response(s.PermitActsSerializer(permit).data)
+
+    @extend_schema(request=s.ToleranceSerializer, responses=s.PermitActsSerializer)
+    @action(detail=True, methods=["post"], url_path="vehicle-tolerance")
+    def vehicle_tolerance(self, request, pk=None):
+        """Tolerate, for 1 or 3 months, not operating or a stand-in vehicle (Art. 34, § único)."""
+        data = valid(s.ToleranceSerializer, request)
+        permit = vehicle_services.tolerate_vehicle(permit=self._permit(pk), **data)
+        return Response(s.PermitActsSerializer(permit).data)
+
     @extend_schema(request=s.InquiryOpenSerializer, responses=s.InquirySerializer)
     @action(detail=True, methods=["post"])
     def inquiries(self, request, pk=None):

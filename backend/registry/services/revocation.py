@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
+from taxilaw import clock
 from taxilaw import revocation as law
 from taxilaw.decision import Decision, Reason
 from taxilaw.i18n import gettext_noop
@@ -118,7 +119,10 @@ def substitute_after_judicial_loss(
 @transaction.atomic
 def record_judicial_loss(*, permit: Permit, judgment_final_on: date) -> Permit:
     """Record the final judgment that took the vehicle (Art. 11, § único); the scheduler revokes the permit if
-    no substitution is requested within 30 days (Art. 11, § único, I)."""
+    no substitution is requested within 30 days (Art. 11, § único, I). The judgment is a fact already final:
+    never dated ahead of today (a future date would push the 30 days, and the revocation, ahead)."""
+    today = timezone.localdate()
+    require(clock.not_in_future(judgment_final_on, today, "Art. 11, § único", "trânsito em julgado"), "judgment_final_on")
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     permit.judicial_loss_final_on = judgment_final_on
     permit.save(update_fields=["judicial_loss_final_on"])

@@ -144,8 +144,10 @@ def pay_inspection_fee(*, inspection: Inspection, paid_on: date) -> Inspection:
 @transaction.atomic
 def tolerate_vehicle(*, permit: Permit, case: str, started_on: date) -> Permit:
     """DIMUTRAN tolerates, for 1 or 3 months, not operating or a stand-in vehicle (Art. 34, § único);
-    the scheduler opens the revocation inquiry when the tolerance ends without a conforming taxi."""
+    the scheduler opens the revocation inquiry when the tolerance ends without a conforming taxi. One period,
+    never dated ahead of today nor granted on top of a running one (``taxilaw.vehicles.may_grant_tolerance``)."""
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    require(law.may_grant_tolerance(started_on, permit.vehicle_tolerance_until, timezone.localdate()), "started_on")
     permit.vehicle_tolerance_until = law.tolerance_ends(started_on, law.ToleranceCase(case))
     permit.save(update_fields=["vehicle_tolerance_until"])
     return permit
