@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from backend.scheduler import heartbeat
-from backend.tariffs.formatting import br_number
+from taxilaw.brazil import br_number
 
 from . import events, metrics, presence, wire
 from .models import Cab, CabConnection

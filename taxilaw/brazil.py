@@ -45,7 +45,7 @@ def _swap(text: str) -> str:
     return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
 
 
-def number(value: Any, places: int | None = None, rounding: str = ROUND_HALF_UP) -> str:
+def br_number(value: Any, places: int | None = None, rounding: str = ROUND_HALF_UP) -> str:
     """``1234.5`` -> ``1.234,50`` with ``places=2`` (``places`` defaults to the value's own); empty for None."""
     amount = _decimal(value)
     if amount is None:
@@ -60,7 +60,7 @@ def number(value: Any, places: int | None = None, rounding: str = ROUND_HALF_UP)
 
 def brl(value: Any) -> str:
     """Money rounded half-up to the centavo: ``R$ 1.234,56``, ``-R$ 0,08``; empty for None."""
-    text = number(value, 2)
+    text = br_number(value, 2)
     if not text:
         return ""
     return f"-R$ {text[1:]}" if text.startswith("-") else f"R$ {text}"
@@ -69,7 +69,7 @@ def brl(value: Any) -> str:
 def plain_amount(value: Any) -> str:
     """``1234.5`` -> ``1234,50``: no thousands dot, so that a spreadsheet in pt-BR reads it as a number (CSVs), and
     the amount as a law text quotes it inside a sentence (``R$ 1234,50`` never; use :func:`brl` there)."""
-    text = number(value, 2)
+    text = br_number(value, 2)
     return text.replace(".", "")
 
 
@@ -78,7 +78,7 @@ def percent(value: Any, places: int = 0, signed: bool = False) -> str:
     share = _decimal(value)
     if share is None:
         return "—"
-    text = number(share * 100, places)
+    text = br_number(share * 100, places)
     if signed and not text.startswith("-"):
         text = "+" + text
     return f"{text}%"
@@ -87,17 +87,17 @@ def percent(value: Any, places: int = 0, signed: bool = False) -> str:
 def distance(metres: Any) -> str:
     """``850 m`` under a kilometre (whole metres, truncated), then ``1,2 km`` (one decimal, half-up)."""
     value = float(metres or 0)
-    return f"{int(value)} m" if value < 1000 else f"{number(Decimal(str(value)) / 1000, 1)} km"
+    return f"{int(value)} m" if value < 1000 else f"{br_number(Decimal(str(value)) / 1000, 1)} km"
 
 
 def km(metres: Any, places: int = 2) -> str:
     """A distance in kilometres with ``places`` decimals, half-up: ``12,35`` (the unit is the caller's label)."""
-    return number(Decimal(str(float(metres or 0))) / 1000, places)
+    return br_number(Decimal(str(float(metres or 0))) / 1000, places)
 
 
 def km_truncated(metres: Any) -> str:
     """``3,2 km``, one decimal truncated: the taximeter's display never runs ahead of the meter (Art. 43)."""
-    return f"{number(Decimal(str(max(float(metres or 0), 0.0))) / 1000, 1, ROUND_DOWN)} km"
+    return f"{br_number(Decimal(str(max(float(metres or 0), 0.0))) / 1000, 1, ROUND_DOWN)} km"
 
 
 def _digits(value: Any) -> str:
@@ -124,7 +124,8 @@ def plate(value: Any) -> str:
     return text if re.fullmatch(r"[A-Z]{3}\d[A-Z]\d{2}", text) else str(value or "")
 
 
-def _as_date(value: Any) -> date | None:
+def parse_date(value: Any) -> date | None:
+    """A date, a datetime or an ISO string (the wire's dates) as a date; None for None or ""."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -136,7 +137,7 @@ def _as_date(value: Any) -> date | None:
 
 def br_date(value: Any) -> str:
     """``31/12/2026`` (a date, a datetime or an ISO string); empty for None."""
-    day = _as_date(value)
+    day = parse_date(value)
     return f"{day:%d/%m/%Y}" if day else ""
 
 

@@ -46,8 +46,8 @@ def test_plain_amount_has_no_thousands_dot_for_spreadsheets():
     (None, 2, ""),
     ("abc", 2, "abc"),
 ])
-def test_number(value, places, text):
-    assert brazil.number(value, places) == text
+def test_br_number(value, places, text):
+    assert brazil.br_number(value, places) == text
 
 
 def test_percent():
