@@ -191,12 +191,12 @@ class Session:
 
     def _apply(self, answer: dict, note: str) -> None:
         config = answer.get("meter") or {}
-        holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
         params = MeterParams.from_dict(config["params"]) if config.get("params") else None
-        # The calendar's horizon: past it no municipal holiday is guessed (an answer without one covers nothing).
-        until = config.get("holidays_until")
-        self.flag.municipal_holidays = holidays
-        self.flag.municipal_until = date.fromisoformat(until) if until else date.min
+        # The calendar's horizon: past it no municipal holiday is guessed (an answer without one covers nothing),
+        # and the meter gets only the dates it covers, so flag and meter read the same certain calendar.
+        until = date.fromisoformat(config["holidays_until"]) if config.get("holidays_until") else date.min
+        holidays = frozenset(d for d in map(date.fromisoformat, config.get("holidays", [])) if d <= until)
+        self.flag.municipal_holidays, self.flag.municipal_until = holidays, until
         correction = (answer.get("taximeter") or {}).get("correction")  # the cab's taxímetro awaits its aferição
         self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params, correction)
 
