@@ -96,7 +96,7 @@ def km(metres: Any, places: int = 2) -> str:
 
 
 def km_truncated(metres: Any) -> str:
-    """``3,2 km``, one decimal truncated: the taximeter's display never runs ahead of the meter (Art. 43)."""
+    """``3,2 km``, one decimal truncated: the taximeter's display never runs ahead of the meter."""
     return f"{br_number(Decimal(str(max(float(metres or 0), 0.0))) / 1000, 1, ROUND_DOWN)} km"
 
 
