@@ -82,6 +82,7 @@ class Session:
     payment: Optional[PaymentViewModel] = None
     ranks: Optional[RanksViewModel] = None
     background: Background = field(default_factory=Background)  # the network calls' worker (inline: demo, tests)
+    tariff_asked_on: Optional[date] = None  # the local day the tariff and the municipal calendar were last asked
     pix: Optional[PixKeyViewModel] = None  # the driver's own Pix key
 
     def today(self) -> date:
@@ -163,6 +164,7 @@ class Session:
         if self.tariffs is None:
             return
         token = self.login.token or ""
+        self.tariff_asked_on = self.today()
         self.meter.tariff_requested()
         self.background.run(lambda: self.tariffs.current(token), self._tariff_answered, self._tariff_failed)
 
@@ -189,9 +191,12 @@ class Session:
 
     def _apply(self, answer: dict, note: str) -> None:
         config = answer.get("meter") or {}
-        holidays = frozenset(date.fromisoformat(d) for d in config.get("holidays", []))
         params = MeterParams.from_dict(config["params"]) if config.get("params") else None
-        self.flag.municipal_holidays = holidays
+        # The calendar's horizon: past it no municipal holiday is guessed (an answer without one covers nothing),
+        # and the meter gets only the dates it covers, so flag and meter read the same certain calendar.
+        until = date.fromisoformat(config["holidays_until"]) if config.get("holidays_until") else date.min
+        holidays = frozenset(d for d in map(date.fromisoformat, config.get("holidays", [])) if d <= until)
+        self.flag.municipal_holidays, self.flag.municipal_until = holidays, until
         correction = (answer.get("taximeter") or {}).get("correction")  # the cab's taxímetro awaits its aferição
         self.meter.set_tariff(Tariff.from_dict(answer["tariff"]), note, holidays, params, correction)
 
@@ -245,12 +250,20 @@ class Session:
             self.payment.on_trip_confirmed(trip, getattr(result, "answer", None))
         self.split.load(self.today(), self.cards.role)
 
+    def _refresh_daily(self) -> None:
+        """A new local day after login: ask the tariff and the municipal calendar again (its horizon moves on);
+        a running trip keeps its own, so the question waits for the trip's end."""
+        if (self.tariffs is not None and self.login.token and self.tariff_asked_on is not None
+                and self.tariff_asked_on != self.today() and not self.meter.running):
+            self.load_tariff()
+
     def tick(self) -> None:
         """Once a second (the app's clock): replayed GPS, offer countdown, positions, sync queue."""
         step = getattr(self.gps, "step", None)
         if step is not None:  # replayed GPS (desktop, tests); the phone's GPS calls back by itself
             step()
         self.offer.tick()
+        self._refresh_daily()
         if self.reporter is not None:
             self.reporter.tick()
         if self.meter.queue and self.online:
@@ -268,10 +281,15 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     (the app passes ``KivySound``; by default a silent ``RecordingSound``: no Kivy in tests)."""
     clock = clock or utcnow
     store = JsonStore(app_dir)
-    holidays = municipal_holiday_dates(range(clock().year - 1, clock().year + 2))
+    # The server's calendar only: until it answers (or its cached answer loads) no municipal holiday is known, and
+    # none is guessed (Art. 45, II; docs/readings-tariffs.md). The demo's built-in "server" answers with the seed.
+    holidays: frozenset[date] = frozenset()
+    municipal_until = date.min
     dispatch = FakeDispatch()
     tariffs = None
     if demo or not api:
+        holidays = municipal_holiday_dates(range(clock().year - 1, clock().year + 2))
+        municipal_until = date(clock().year + 1, 12, 31)
         statements = FakeStatements()
         monday = week_start(clock())
         for weeks_ago, gross, fares in ((1, "1234.50", 61), (2, "987.30", 48), (3, "1102.75", 55)):
@@ -307,7 +325,7 @@ def build_session(app_dir: Path, api: Optional[str] = None, demo: bool = False,
     if background is None:  # the demo's in-memory fakes answer at once: inline
         background = Background() if demo or not api else Background(post)
     login = LoginViewModel(store, registry, background, clock)
-    flag = FlagViewModel(clock, holidays, dispatch=dispatch)
+    flag = FlagViewModel(clock, holidays, dispatch=dispatch, municipal_until=municipal_until)
     meter = MeterViewModel(store, tariff, shared.channel(), clock, holidays, trips=trips, token=lambda: login.token,
                            post=post, background=background)
     meter.subscribe(lambda vm: flag.on_meter(vm.last) if vm.running and vm.last else None)

@@ -22,6 +22,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Mapping, Optional
 
+from .brazil import br_number
 from .decision import Decision, Reason
 from .i18n import gettext_noop
 
@@ -77,7 +78,7 @@ def statute_allows(name: str, effective_from: date, value: Decimal, source: str)
             fixed.article, "statute_amount",
             gettext_noop("O valor de {name} é fixado pela Lei 1.242/1987 ({article}: {value}); só outra lei o altera, "
                          "não um decreto."),
-            {"name": name, "article": fixed.article, "value": str(fixed.value).replace(".", ",")},
+            {"name": name, "article": fixed.article, "value": br_number(fixed.value)},
         ))
     return Decision.allow(*((fixed.article,) if fixed else ()))
 

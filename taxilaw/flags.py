@@ -50,12 +50,17 @@ class FlagParams:
     (the 10th km still switches).  ``include_state_holidays``: MG state
     holidays are not "feriados nacionais e municipais" (False).
     ``saturday_is_working_day``: Saturday is a "dia útil" (True).
+    ``unknown_municipal_day_is_holiday``: a day past the municipal calendar's horizon (the last day DIMUTRAN's
+    table was answered for) may or may not be a municipal holiday; False charges it as no municipal holiday, so
+    only what is certain (national holidays, Sundays, hours, the 10th km) can raise Bandeira II: in doubt, the
+    consumer's favour (CDC, Lei 8.078/1990, art. 47).
     """
 
     tenth_km_from_m: float = 9000.0
     switch_at_instant: bool = True
     include_state_holidays: bool = False
     saturday_is_working_day: bool = True
+    unknown_municipal_day_is_holiday: bool = False
 
 
 DEFAULT_FLAG_PARAMS = FlagParams()
@@ -153,8 +158,20 @@ def holiday_name(day: date, municipal_holidays: Collection[date] = (),
     return None
 
 
-def _day_kind(day: date, municipal_holidays: Collection[date], params: FlagParams) -> tuple[Optional[str], str]:
-    """(``holiday``/``sunday``/``saturday`` or None for a working day, holiday name)."""
+def municipal_calendar_known(day: date, municipal_until: Optional[date]) -> bool:
+    """Does the municipal calendar the caller holds cover ``day`` (Art. 45, II)? ``municipal_until`` is its
+    horizon: the last day DIMUTRAN's table was answered for; ``None`` means the table itself (the server)."""
+    return municipal_until is None or day <= municipal_until
+
+
+def _day_kind(day: date, municipal_holidays: Collection[date], params: FlagParams,
+              municipal_until: Optional[date] = None) -> tuple[Optional[str], str]:
+    """(``holiday``/``sunday``/``saturday`` or None for a working day, holiday name). Past the municipal
+    calendar's horizon no municipal date is guessed: the reading ``unknown_municipal_day_is_holiday`` decides."""
+    if not municipal_calendar_known(day, municipal_until):
+        municipal_holidays = ()
+        if params.unknown_municipal_day_is_holiday and not _national(day.year, params.include_state_holidays).get(day):
+            return "holiday", _("feriado municipal (calendário desatualizado)")
     name = holiday_name(day, municipal_holidays, params)
     if name:
         return "holiday", name
@@ -167,17 +184,18 @@ def _day_kind(day: date, municipal_holidays: Collection[date], params: FlagParam
 
 
 def time_regime(at: datetime, municipal_holidays: Collection[date] = (),
-                params: FlagParams = DEFAULT_FLAG_PARAMS) -> TimeRegime:
+                params: FlagParams = DEFAULT_FLAG_PARAMS, municipal_until: Optional[date] = None) -> TimeRegime:
     """Time-based flag at ``at`` (Art. 45, I and Art. 45, II) and when it may change.
 
     Sundays and national/municipal holidays are Bandeira II from 00:00 to
     24:00; on working days (Saturday included) Bandeira I runs from 06:00
     (inclusive) to 22:00 (exclusive), Bandeira II from 22:00 to 06:00.
-    ``until`` is the next local 00:00, 06:00 or 22:00 after ``at``.
+    ``until`` is the next local 00:00, 06:00 or 22:00 after ``at``. ``municipal_until``: the horizon of the
+    caller's municipal calendar (the phone's; :func:`municipal_calendar_known`).
     """
     local = local_time(at)
     day = local.date()
-    kind, name = _day_kind(day, municipal_holidays, params)
+    kind, name = _day_kind(day, municipal_holidays, params, municipal_until)
     clock = local.time()
     if clock < time(6):
         nxt = datetime.combine(day, time(6), MURIAE_TZ)
@@ -205,14 +223,16 @@ def decide(regime: TimeRegime, distance_m: float, params: FlagParams = DEFAULT_F
 
 
 def flag_for(at: datetime, distance_m: float = 0.0, municipal_holidays: Collection[date] = (),
-             params: FlagParams = DEFAULT_FLAG_PARAMS, *, trip_started_at: Optional[datetime] = None) -> FlagDecision:
+             params: FlagParams = DEFAULT_FLAG_PARAMS, *, trip_started_at: Optional[datetime] = None,
+             municipal_until: Optional[date] = None) -> FlagDecision:
     """The flag due at instant ``at`` after ``distance_m`` of trip (Art. 45, I and Art. 45, II).
 
     Precedence of the reason shown when several apply: feriado, domingo,
     22:00–06:00, 10º km.  With ``params.switch_at_instant`` False and
-    ``trip_started_at`` given, the time-based part is frozen at the start.
+    ``trip_started_at`` given, the time-based part is frozen at the start. Past ``municipal_until`` (the
+    phone's calendar horizon) no municipal holiday is assumed (:class:`FlagParams`).
     """
     when = at
     if not params.switch_at_instant and trip_started_at is not None:
         when = trip_started_at
-    return decide(time_regime(when, municipal_holidays, params), distance_m, params)
+    return decide(time_regime(when, municipal_holidays, params, municipal_until), distance_m, params)

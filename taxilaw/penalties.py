@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Collection, Iterable, Optional, Sequence
 
+from .brazil import br_number
 from .calendar import day_term_end
 from .decision import Decision, Reason
 from .i18n import gettext_noop
@@ -593,7 +594,8 @@ def reduced_fine_range(spec: InfractionSpec, committed_on: date, params: Paramet
 
 
 def _brl(value: Decimal) -> str:
-    return str(to_cents(value)).replace(".", ",")
+    """The amount inside a sentence that already writes "R$ ": ``1.234,56``."""
+    return br_number(to_cents(value), 2)
 
 
 # Complexity kept: one branch per penalty kind the instance may reduce to (Art. 54, 55, 63 §3), each with its reason.

@@ -38,6 +38,7 @@ import segno
 from anyascii import anyascii
 from validate_docbr import CNPJ, CPF
 
+from . import brazil
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
 
@@ -197,6 +198,27 @@ def _refuse(code: str, message: str, **params) -> KeyCheck:
 
 
 # Complexity kept: one branch per Pix key kind the BCB defines (CPF, CNPJ, phone, e-mail, random), each with its pt-BR message.
+def _phone_key(raw: str) -> KeyCheck:
+    """A Pix phone key: a Brazilian mobile in E.164, parsed by the one phone rule (:func:`taxilaw.brazil.parse_phone`);
+    when refused, the digits say why (country, DDD, not a mobile, or the shape)."""
+    digits = re.sub(r"\D", "", raw)
+    if raw.startswith("+") and not digits.startswith("55"):
+        return _refuse("pix_key_phone_country", _("A chave celular deve ser um número do Brasil (+55)."))
+    try:
+        e164: str | None = brazil.parse_phone(raw)
+    except brazil.PhoneError:
+        e164 = None
+    if e164 is not None and brazil.is_mobile(e164):
+        return KeyCheck(e164, Decision.allow("Pix"))
+    national = digits[2:] if len(digits) == 13 and digits.startswith("55") else digits
+    if e164 is None and len(national) == 11 and int(national[:2]) not in DDDS:
+        return _refuse("pix_key_phone_ddd", _("DDD inexistente: {ddd}."), ddd=national[:2])
+    if e164 is None and len(national) == 11 and national[2] != "9":
+        return _refuse("pix_key_phone_mobile", _("A chave celular deve ser um número de celular (começa com 9)."))
+    return _refuse("pix_key_phone_format",
+                   _("Celular inválido: informe DDD e número de 9 dígitos, como +55 32 99999-1234."))
+
+
 def check_key(kind: str, key: str) -> KeyCheck:  # noqa: C901
     """Is ``key`` a well-formed Pix key of ``kind``? Returns the normalised key or the pt-BR reason."""
     raw = (key or "").strip()
@@ -215,22 +237,7 @@ def check_key(kind: str, key: str) -> KeyCheck:  # noqa: C901
                            label=label)
         return KeyCheck(digits, Decision.allow("Pix"))
     if kind == KIND_PHONE:
-        digits = re.sub(r"[\s()\-.]", "", raw)
-        if digits.startswith("+"):
-            digits = digits[1:]
-            if not digits.startswith("55"):
-                return _refuse("pix_key_phone_country", _("A chave celular deve ser um número do Brasil (+55)."))
-            digits = digits[2:]
-        elif len(digits) == 13 and digits.startswith("55"):
-            digits = digits[2:]
-        if not digits.isdigit() or len(digits) != 11:
-            return _refuse("pix_key_phone_format",
-                           _("Celular inválido: informe DDD e número de 9 dígitos, como +55 32 99999-1234."))
-        if int(digits[:2]) not in DDDS:
-            return _refuse("pix_key_phone_ddd", _("DDD inexistente: {ddd}."), ddd=digits[:2])
-        if digits[2] != "9":
-            return _refuse("pix_key_phone_mobile", _("A chave celular deve ser um número de celular (começa com 9)."))
-        return KeyCheck("+55" + digits, Decision.allow("Pix"))
+        return _phone_key(raw)
     if kind == KIND_EMAIL:
         if len(raw) > EMAIL_MAX:
             return _refuse("pix_key_email_length", _("A chave e-mail tem no máximo {n} caracteres."), n=EMAIL_MAX)

@@ -16,6 +16,7 @@ from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 from typing import Iterable, Mapping, Sequence
 
+from .brazil import br_number
 from .i18n import gettext_noop as _
 from .meter import MeterReading
 from .tariffs import Tariff
@@ -46,10 +47,10 @@ def fare_breakdown(reading: MeterReading, tariff: Tariff, paid: Decimal) -> list
     waiting = Decimal(reading.waiting_s)
     lines = [ReceiptLine("bandeirada", _("Bandeirada"), "", tariff.bandeirada, "Art. 1, VII")]
     if km_b1 > 0:
-        lines.append(ReceiptLine("km_b1", _("Quilômetros em Bandeira I"), f"{km_b1:.2f} km",
+        lines.append(ReceiptLine("km_b1", _("Quilômetros em Bandeira I"), f"{br_number(km_b1, 2)} km",
                                  _cents(km_b1 * tariff.price_km_b1), "Art. 45, I"))
     if km_b2 > 0:
-        lines.append(ReceiptLine("km_b2", _("Quilômetros em Bandeira II"), f"{km_b2:.2f} km",
+        lines.append(ReceiptLine("km_b2", _("Quilômetros em Bandeira II"), f"{br_number(km_b2, 2)} km",
                                  _cents(km_b2 * tariff.price_km_b2), "Art. 45, II"))
     if _cents(waiting * tariff.price_hour_waiting / 3600) > 0:  # a few seconds at a light cost nothing
         seconds = int(waiting)

@@ -6,7 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from backend.receipts.receipts import links
-from backend.tariffs.formatting import br_number, brl
+from taxilaw.brazil import br_number, brl
 from taxilaw.receipt import trace_summary
 
 

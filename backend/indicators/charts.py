@@ -8,12 +8,14 @@ from __future__ import annotations
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from taxilaw.brazil import br_number
+
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 640, 220, 48, 46, 14
 COLOUR = "#1d4ed8"
 
 
 def _fmt(value: float) -> str:
-    return f"{value:,.1f}".replace(",", "X").replace(".", ",").replace("X", ".").removesuffix(",0")
+    return br_number(value, 1).removesuffix(",0")
 
 
 def bars(chart_id: str, title: str, labels: list[str], values: list[float | None], unit: str = "",

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from taxilaw.brazil import br_number, percent
 from zones.gazetteer import STREETS_FILE
 
 from .periods import Period
@@ -93,7 +94,7 @@ def _occupancy_colour(share: float) -> str:
 
 
 def _pct(share: float | None) -> str:
-    return "—" if share is None else f"{share * 100:.0f}%".replace(".", ",")
+    return percent(share)
 
 
 def occupancy_map(rows: list[dict]) -> str:
@@ -105,7 +106,7 @@ def occupancy_map(rows: list[dict]) -> str:
             outside += 1
             continue
         r = 5 + 9 * min(row["cabs"] or 0, 3) / 3
-        cabs = f"{row['cabs'] or 0:.1f}".replace(".", ",")
+        cabs = br_number(row["cabs"] or 0, 1)
         marks.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{_occupancy_colour(row["occupancy"] or 0)}" '
                      f'stroke="#111827"><title>{escape(row["name"])}: com táxi {_pct(row["occupancy"])} do tempo, '
                      f'{cabs} táxi(s) em média</title></circle>'

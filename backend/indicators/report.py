@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from backend.pdf import FONT, new_pdf
-from backend.tariffs.formatting import br_number, brl
+from taxilaw.brazil import br_number, brl, percent
 from taxilaw.calendar import add_months
 
 from . import fleet, labels, money, rank_occupancy, service
@@ -62,7 +62,7 @@ def _change(now, before) -> str:
         return "—"
     if not before:
         return "—" if not now else "novo"
-    return f"{(now - before) / before * 100:+.0f}%".replace(".", ",")
+    return percent((now - before) / before, 0, signed=True)
 
 
 class Report:

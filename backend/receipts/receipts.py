@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from backend.api_errors import LawViolation
 from backend.payments.snapshot import fare_review
-from backend.tariffs.formatting import brl
 from backend.trips.receipt_links import SALT, link_days, link_token, linkable, links, ride_id_from  # noqa: F401 (the receipt's public names)
 from taxilaw import receipt as law
+from taxilaw.brazil import br_number, brl
 from taxilaw.i18n import gettext_noop
 from taxilaw.meter import Fix
 
@@ -86,11 +86,10 @@ def receipt(ride) -> dict:
         "fare_review": fare_review(ride),
         "payment": _paid(ride),  # how it was paid (issue #30 item 7)  # held for DIMUTRAN's review: not charged yet (taxilaw.split.check_charge)
         "meter_disagreement": ride.meter_disagreement,
-        "lines": [dict(line.to_dict(), label=_(line.label), quantity=line.quantity.replace(".", ","),
-                       amount_display=brl(line.amount)) for line in lines],
+        "lines": [dict(line.to_dict(), label=_(line.label), amount_display=brl(line.amount)) for line in lines],
         "tariff_decree": tariff.decree if tariff else "",
         "route": {"fixes": summary.fixes, "minutes": int(summary.duration_s // 60),
-                  "km": round(summary.km, 2), "km_display": f"{summary.km:.2f}".replace(".", ","),
+                  "km": round(summary.km, 2), "km_display": br_number(summary.km, 2),
                   "sketch": sketch(trace)},
         "links": links(ride) if linkable(ride) else None,
     }

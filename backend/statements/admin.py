@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from backend.tariffs.formatting import brl
+from taxilaw.brazil import brl
 
 from .models import StatementAdjustment, StatementRide, WeekClosure, WeeklyStatement
 

@@ -12,17 +12,12 @@ from django.utils.translation import gettext_noop
 
 from backend.csv_cells import SafeWriter
 from backend.pdf import FONT, new_pdf
-from backend.tariffs.formatting import br_number, brl
+from taxilaw.brazil import br_number, brl, plain_amount
 from taxilaw.split import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
 
 from .models import StatementAdjustment, StatementRide, WeeklyStatement
 
 logging.getLogger("fontTools").setLevel(logging.WARNING)
-
-
-def plain_amount(value) -> str:
-    """``1234.5`` -> ``1234,50``: a spreadsheet in pt-BR reads it as a number."""
-    return f"{value:.2f}".replace(".", ",")
 
 
 def contract_details(statement: WeeklyStatement) -> str:

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.admin_doors import ServiceAddForm, ServiceRecordAdmin
 from backend.api_errors import LawViolation, require
+from taxilaw.brazil import brl
 
 from . import selectors, services
-from .formatting import brl
 from .models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
 
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 
 from backend.api.permissions import is_dimutran
 from backend.pdf import new_pdf
+from taxilaw.brazil import br_number, brl
 
-from .formatting import br_number, brl
 from .models import TariffStudy
 
 # fpdf2 subsets the font with fontTools, which logs every pruned table at INFO

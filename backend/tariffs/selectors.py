@@ -86,12 +86,16 @@ def fare_estimate(origin: tuple[float, float], destination: tuple[float, float],
 def meter_config(on: date) -> dict:
     """What a meter needs besides the tariff on ``on``, the same for the phone and the server's recomputation
     (Art. 43, Art. 45, II): the engine's parameters (the dated fraction) and the municipal holidays of the
-    year and its neighbours."""
+    year and its neighbours, with the period they cover (``holidays_from``..``holidays_until``): the phone's
+    horizon, past which it guesses no municipal holiday (taxilaw.flags.FlagParams, docs/readings-tariffs.md)."""
     from taxilaw.meter import meter_params_from_table
 
+    years = years_around(on)
     return {
         "params": meter_params_from_table(current_parameters(), on).to_dict(),
-        "holidays": sorted(d.isoformat() for d in municipal_holidays(years_around(on))),
+        "holidays": sorted(d.isoformat() for d in municipal_holidays(years)),
+        "holidays_from": date(years[0], 1, 1).isoformat(),
+        "holidays_until": date(years[-1], 12, 31).isoformat(),
     }
 
 

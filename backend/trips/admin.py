@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from backend.admin_doors import ReadOnlyRecordMixin
-from backend.tariffs.formatting import br_number, brl
+from taxilaw.brazil import br_number, brl
 from taxilaw.receipt import trace_summary
 
 from . import services

@@ -21,12 +21,12 @@ from django.db import connection
 from django.utils import timezone
 
 from backend.scheduler import heartbeat
-from backend.tariffs.formatting import br_number
 from dispatch import wire
 from dispatch.events import announcements
 from dispatch.models import Cab, CabConnection
 from dispatch.ops import metrics
 from dispatch.transport import presence
+from taxilaw.brazil import br_number
 
 HEALTH_EVERY_SECONDS = 2.0
 SILENCE_AFTER_SECONDS = 10.0  # five health frames missed: the console's process, its tick or the channel layer is down

@@ -1,7 +1,5 @@
 """Passenger sign-up: a name and a phone number, nothing more; the answer is the passenger's token."""
 
-import re
-
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -11,6 +9,7 @@ from rest_framework.views import APIView
 
 from backend.api.throttling import AnonRateThrottle
 from backend.trips.models import Passenger
+from taxilaw.brazil import PHONE_HINT, PhoneError, parse_phone
 
 
 class PassengerSignupSerializer(serializers.Serializer):
@@ -18,10 +17,11 @@ class PassengerSignupSerializer(serializers.Serializer):
     phone = serializers.CharField(max_length=20)
 
     def validate_phone(self, value):
-        digits = re.sub(r"\D", "", value)
-        if not 10 <= len(digits) <= 13:
-            raise serializers.ValidationError(_("Informe o telefone com DDD, por exemplo (32) 99999-1234."))
-        return digits
+        """A Brazilian phone with DDD, stored in E.164 (taxilaw.brazil)."""
+        try:
+            return parse_phone(value)
+        except PhoneError:
+            raise serializers.ValidationError(_(PHONE_HINT)) from None
 
 
 class SignupThrottle(AnonRateThrottle):

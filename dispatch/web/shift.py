@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from backend.trips.models import OPEN_RIDE_STATUSES, Ride, RideStatus
+from taxilaw.brazil import phone_tail
 
 MAX_HOURS = 24
 DEFAULT_HOURS = 8
@@ -70,10 +71,11 @@ def _searched(rides: QuerySet, search: str) -> QuerySet:
         return rides.filter(permit__vehicles__plate=plate.replace("-", "")).distinct()
     digits = re.sub(r"\D", "", search)
     if len(digits) >= 8:
-        tail = digits[-8:]
-        # The caller's phone is stored as typed ("(32) 3721-4455"): narrow in SQL by the last four, decide in Python.
+        tail = phone_tail(digits)
+        # Older rides keep the caller's phone as typed ("(32) 3721-4455"), newer ones in E.164: narrow in SQL by the
+        # last four, decide in Python by the last eight (taxilaw.brazil.phone_tail).
         candidates = rides.filter(Q(caller_phone__contains=tail[-4:]) | Q(passenger__phone__endswith=tail)).select_related("passenger")
-        return rides.filter(pk__in=[r.pk for r in candidates if _phone_of(r).endswith(tail)])
+        return rides.filter(pk__in=[r.pk for r in candidates if phone_tail(_phone_of(r)) == tail])
     if digits:
         return rides.filter(pk=int(digits))
     return rides.none()

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Optional
 
+from taxilaw.brazil import br_date, parse_date
 from taxilaw.flags import local_time
 
-from ..formatting import br_date, parse_date
 from .base import Observable
 
 WARN_DAYS = 30

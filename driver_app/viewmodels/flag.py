@@ -8,7 +8,7 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any, Callable, Collection, Optional
 
-from taxilaw.flags import DEFAULT_FLAG_PARAMS, Flag, FlagParams, flag_for
+from taxilaw.flags import DEFAULT_FLAG_PARAMS, Flag, FlagParams, flag_for, local_time, municipal_calendar_known
 from taxilaw.meter import MeterReading
 
 from ..clients import DispatchClient
@@ -40,10 +40,14 @@ def colour_255(display_state: str) -> tuple[int, int, int]:
 
 class FlagViewModel(Observable):
     def __init__(self, clock: Callable[[], datetime], municipal_holidays: Collection[date] = (),
-                 params: FlagParams = DEFAULT_FLAG_PARAMS, dispatch: Optional[DispatchClient] = None):
+                 params: FlagParams = DEFAULT_FLAG_PARAMS, dispatch: Optional[DispatchClient] = None,
+                 municipal_until: Optional[date] = None):
         super().__init__()
         self.clock = clock
         self.municipal_holidays = frozenset(municipal_holidays)
+        # The municipal calendar's horizon (the server's ``holidays_until``; ``date.min``: none received yet;
+        # None: the holidays given cover every day). Past it the flag guesses no municipal holiday.
+        self.municipal_until = municipal_until
         self.params = params
         self.dispatch = dispatch
         self.state = DriverState.FORA_DE_SERVICO
@@ -153,7 +157,15 @@ class FlagViewModel(Observable):
 
     def flag_now(self):
         """The flag a trip starting now would get (Art. 45, I and Art. 45, II)."""
-        return flag_for(self.clock(), 0.0, self.municipal_holidays, self.params)
+        return flag_for(self.clock(), 0.0, self.municipal_holidays, self.params, municipal_until=self.municipal_until)
+
+    @property
+    def calendar_notice(self) -> str:
+        """Told to the driver when today is past the municipal calendar's horizon (Art. 45, II)."""
+        if municipal_calendar_known(local_time(self.clock()).date(), self.municipal_until):
+            return ""
+        return ("Calendário de feriados municipais desatualizado: conecte-se para atualizar. "
+                "Até lá, feriado municipal não muda a bandeira.")
 
     @property
     def reason(self) -> str:
@@ -166,7 +178,8 @@ class FlagViewModel(Observable):
             d = self.flag_now()
             name = "Bandeira II" if d.flag == Flag.II else "Bandeira I"
             label = f"{d.label}: {d.holiday_name}" if d.holiday_name else d.label
-            return f"Corrida agora: {name} ({label})"
+            notice = self.calendar_notice
+            return f"Corrida agora: {name} ({label})" + (f" {notice}" if notice else "")
         if self.state == DriverState.FORA_DE_SERVICO and not self.allowed:
             return "Impedido: " + "; ".join(self.blocked_reasons)
         return ""

@@ -22,13 +22,15 @@ import uuid
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Collection, Optional
 
+from taxilaw.brazil import brl
+from taxilaw.brazil import km_truncated as km  # the meter never runs ahead of itself
 from taxilaw.flags import Flag
 from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
 from taxilaw.tariffs import Tariff, apply_correction
 
 from ..background import Background
 from ..clients import TripResult, TripsClient, upload_result
-from ..formatting import brl, hms, km
+from ..formatting import hms
 from ..gps import GpsSource
 from ..storage import JsonStore
 from .base import Observable

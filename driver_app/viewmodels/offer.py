@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Callable, Optional
 
+from taxilaw.brazil import km_truncated
+
 from ..clients import DispatchClient
-from ..formatting import km, mmss
+from ..formatting import mmss
 from ..phone import DesktopPhone, Phone
 from ..sound import OfferSound, RecordingSound
 from .base import Observable
@@ -15,7 +17,7 @@ from .flag import DriverState, FlagViewModel
 
 
 def distance_text(metres: float) -> str:
-    return f"{int(metres)} m" if metres < 1000 else km(metres)
+    return f"{int(metres)} m" if metres < 1000 else km_truncated(metres)
 
 
 class OfferViewModel(Observable):

@@ -23,11 +23,11 @@ from decimal import Decimal
 from typing import Any, Callable, Optional
 
 from taxilaw import pix
+from taxilaw.brazil import brl
 from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX, check_charge
 
 from ..background import Background
 from ..clients import PaymentsClient, RejectedError
-from ..formatting import brl
 from ..storage import JsonStore
 from .base import Observable
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from taxilaw.brazil import distance as distance_text
+
 from ..background import Background
 from ..clients import ApiError, AuthError, DispatchClient, RanksClient, offline
 from .base import Observable
@@ -26,10 +28,6 @@ class RankRow:
     verdict: str  # "Pode parar aqui" / "Titular deste ponto" / the reasons, in pt-BR
     allowed: bool
     here: bool  # the cab is checked in at this rank
-
-
-def distance_text(metres: float) -> str:
-    return f"{int(metres)} m" if metres < 1000 else f"{metres / 1000:.1f} km".replace(".", ",")
 
 
 def rank_row(r: dict[str, Any], here_id: Optional[int]) -> RankRow:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable, Optional
 
+from taxilaw.brazil import phone as phone_display
 from taxilaw.cancellation import REASON_LABELS, CancelReason
 from taxilaw.meter import Fix
 
@@ -263,8 +264,8 @@ class RideViewModel(Observable):
 
     @property
     def passenger_text(self) -> str:
-        name, phone = self.passenger.get("name"), self.passenger.get("phone")
-        return " · ".join(t for t in (name, phone) if t)
+        name, number = self.passenger.get("name"), self.passenger.get("phone")
+        return " · ".join(t for t in (name, phone_display(number) if number else "") if t)  # +5532... -> (32) 9...
 
     @property
     def destination_text(self) -> str:

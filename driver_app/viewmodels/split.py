@@ -16,6 +16,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Callable, Optional
 
+from taxilaw.brazil import br_date, brl
 from taxilaw.flags import local_time
 from taxilaw.split import (
     METHOD_LABELS,
@@ -31,7 +32,6 @@ from taxilaw.split import (
 
 from ..background import Background
 from ..clients import ApiError, StatementsClient, offline
-from ..formatting import br_date, brl
 from .base import Observable
 
 ORIGIN_LABELS = {"dispatched": "central", "street": "rua", "rank": "ponto"}

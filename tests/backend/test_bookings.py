@@ -60,7 +60,7 @@ def test_an_operator_books_for_a_caller_and_lists_upcoming(operator, maria):
     assert missing.status_code == 400 and "caller_phone" in missing.json()
     r = operator.post("/api/bookings/", {"pickup": PICKUP, "pickup_at": at(90), "caller_name": "Dona Lúcia",
                                          "caller_phone": "(32) 3721-1234"}, format="json")
-    assert r.status_code == 201 and r.json()["phone"] == "3237211234"
+    assert r.status_code == 201 and r.json()["phone"] == "+553237211234"  # stored in E.164 (taxilaw.brazil)
     passenger_client(maria).post("/api/bookings/", {"pickup": PICKUP, "pickup_at": at(60)}, format="json")
     rows = operator.get("/api/bookings/").json()["bookings"]
     assert [b["passenger"] for b in rows] == ["Maria", "Dona Lúcia"]  # soonest first

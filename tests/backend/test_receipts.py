@@ -125,7 +125,7 @@ def test_user_text_on_the_receipt_page_is_escaped(client, working_cab, maria):
 @pytest.mark.article("Art. 43")
 def test_the_receipt_says_how_it_was_paid_and_a_deduction_reads_as_a_brazilian_writes_it(client, working_cab, maria):
     from backend.payments.services import record_payment
-    from backend.tariffs.formatting import brl
+    from taxilaw.brazil import brl
 
     permit = working_cab()
     ride = completed_ride(permit, maria)

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from backend.tariffs.formatting import br_number, brl
 from backend.tariffs.models import TariffStudy
+from taxilaw.brazil import br_number, brl
 
 pytestmark = pytest.mark.django_db
 

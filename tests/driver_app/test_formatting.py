@@ -1,13 +1,15 @@
 from decimal import Decimal
 
-from driver_app.formatting import br_date, brl, hms, km, mmss
+from driver_app.formatting import hms, mmss
+from taxilaw.brazil import br_date, brl
+from taxilaw.brazil import km_truncated as km
 
 
 def test_brl_brazilian_format():
     assert brl(Decimal("12.34")) == "R$ 12,34"
     assert brl("5.5") == "R$ 5,50"
     assert brl(Decimal("1234.5")) == "R$ 1.234,50"
-    assert brl(Decimal("1234567.891")) == "R$ 1.234.567,89"  # never rounds up
+    assert brl(Decimal("1234567.891")) == "R$ 1.234.567,89"  # to the centavo
     assert brl(0) == "R$ 0,00"
 
 

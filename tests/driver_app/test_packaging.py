@@ -44,6 +44,7 @@ def test_buildozer_spec():
     assert {"ACCESS_FINE_LOCATION", "ACCESS_COARSE_LOCATION", "INTERNET", "ACCESS_NETWORK_STATE"} <= perms
     reqs = {r.strip().split("==")[0].lower() for r in app["requirements"].split(",")}
     assert {"kivy", "plyer", "geographiclib", "holidays"} <= reqs and "geopy" not in reqs
+    assert "phonenumberslite" in reqs and "phonenumbers" not in reqs  # taxilaw.brazil: the pure-Python, metadata-light build
     assert not reqs & {"shapely", "django", "djangorestframework", "psycopg", "channels"}
     assert (ROOT / "driver_app" / "main.py").exists()
     assert "wav" in {e.strip() for e in app["source.include_exts"].split(",")}  # the offer's chime travels

@@ -153,7 +153,8 @@ def test_the_meter_runs_the_servers_tariff_holidays_and_fraction_or_does_not_sta
     s = demo(tmp_path, clock)
     server = dict(MURIAE_DEMO_TARIFF.to_dict(), effective_from="2026-02-01", bandeirada="6.00", decree="Decreto 1/2026")
     params = dict(MeterParams().to_dict(), fraction="0.05")
-    s.tariffs = FakeTariffs(tariff=server, meter={"params": params, "holidays": [s.today().isoformat()]})
+    s.tariffs = FakeTariffs(tariff=server, meter={"params": params, "holidays": [s.today().isoformat()],
+                                                  "holidays_until": "2027-12-31"})
     s.load_tariff()
     assert s.meter.tariff.bandeirada == Decimal("6.00") and s.meter.tariff_note == ""
     assert "Bandeirada R$ 6,00" in s.meter.tariff_text

@@ -12,11 +12,11 @@ from decimal import Decimal
 
 import pytest
 
-from driver_app.formatting import brl
 from driver_app.gps import ReplayGps
 from driver_app.session import build_session
 from driver_app.viewmodels import DriverState
 from driver_app.ws import UiQueue
+from taxilaw.brazil import brl
 
 from .client import Client, flushed, passenger
 from .conftest import free_port

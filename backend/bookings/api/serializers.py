@@ -1,10 +1,9 @@
-import re
-
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 from backend.api.fields import AwareDateTimeField, PlaceSerializer
+from taxilaw.brazil import PHONE_HINT, PhoneError, parse_phone
 
 
 class BookingSerializer(serializers.Serializer):
@@ -15,7 +14,10 @@ class BookingSerializer(serializers.Serializer):
     caller_phone = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
 
     def validate_caller_phone(self, value):
-        digits = re.sub(r"\D", "", value)
-        if value and not 10 <= len(digits) <= 13:
-            raise ValidationError(_("Informe o telefone com DDD, por exemplo (32) 99999-1234."))
-        return digits
+        """Optional; when given, a Brazilian phone with DDD, stored in E.164 (taxilaw.brazil)."""
+        if not value:
+            return ""
+        try:
+            return parse_phone(value)
+        except PhoneError:
+            raise ValidationError(_(PHONE_HINT)) from None

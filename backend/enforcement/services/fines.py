@@ -9,6 +9,7 @@ from django.db import transaction
 
 from backend.api_errors import refuse as _refuse
 from taxilaw import penalties as law
+from taxilaw.brazil import br_number
 from taxilaw.i18n import gettext_noop
 
 from .. import selectors
@@ -28,5 +29,5 @@ def pay_fine(*, penalty: Penalty, paid_on: date, amount: Decimal, receipt: str) 
     if due <= 0:
         _refuse("Art. 54, c", "fine_already_paid", gettext_noop("Esta multa já está paga."))
     if law.to_cents(amount) != due:
-        _refuse("Art. 54, c", "wrong_amount", gettext_noop("O valor devido é R$ {due}."), "amount", due=str(due).replace(".", ","))
+        _refuse("Art. 54, c", "wrong_amount", gettext_noop("O valor devido é R$ {due}."), "amount", due=br_number(due, 2))
     return FinePayment.objects.create(penalty=penalty, kind=FinePayment.Kind.PAYMENT, paid_on=paid_on, amount=law.to_cents(amount), receipt=receipt)

@@ -11,9 +11,9 @@ from rest_framework.views import APIView
 
 from backend.api.permissions import IsPassenger
 from backend.payments import snapshot as payment_snapshot
-from backend.tariffs.formatting import brl
 from backend.trips.api.authentication import PassengerAuthentication
 from backend.trips.models import Ride
+from taxilaw.brazil import brl
 
 from .. import documents, receipt_cache, receipts
 

@@ -10,9 +10,9 @@ from rest_framework import serializers
 from backend.api.fields import AwareDateTimeField, PlaceSerializer
 from taxilaw import meter as meter_law
 from taxilaw import tariffs as law
+from taxilaw.brazil import brl
 from taxilaw.tariff_study import COST_ITEMS
 
-from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy, TariffStudyItem
 
 # Wider than the column so that the law core, not the serializer, refuses

@@ -19,9 +19,9 @@ from backend.api.permissions import DimutranOrReadOwn, IsDimutran
 from backend.api.throttling import AnonRateThrottle
 from backend.api_errors import decision_payload
 from taxilaw import tariffs as law
+from taxilaw.brazil import brl
 
 from .. import selectors, services
-from ..formatting import brl
 from ..models import CorrectionTable, TariffDecree, TariffStudy
 from . import serializers as s
 from .cab import cab_taximeter_answer

@@ -1,7 +1,7 @@
 from django import template
 
-from ..formatting import br_number as _br_number
-from ..formatting import brl as _brl
+from taxilaw.brazil import br_number as _br_number
+from taxilaw.brazil import brl as _brl
 
 register = template.Library()
 

@@ -288,6 +288,8 @@
     fmtCoord: function (v) { return coord.format(v); },
     fmtPhone: function (d) {
       d = String(d || "").replace(/\D/g, "");
+      // Phones are stored in E.164 (+5532999991234, taxilaw.brazil): shown without the country, as the server's phone().
+      if ((d.length === 12 || d.length === 13) && d.slice(0, 2) === "55") d = d.slice(2);
       if (d.length === 11) return "(" + d.slice(0, 2) + ") " + d.slice(2, 7) + "-" + d.slice(7);
       if (d.length === 10) return "(" + d.slice(0, 2) + ") " + d.slice(2, 6) + "-" + d.slice(6);
       return d;
