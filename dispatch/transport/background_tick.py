@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import OperationalError
 
 from dispatch.events import announcements
 from dispatch.ops import health
@@ -52,6 +53,8 @@ async def _loop() -> None:
             registered = await database_sync_to_async(tick, thread_sensitive=False, executor=_worker)(buffer.take(), held_sockets.audit_due())
             if registered is not None:
                 held_sockets.heal(mark, registered)
+        except OperationalError as busy:  # the database busy for a moment (SQLite's one writer) or restarting
+            log.warning("dispatch background tick: the database did not answer (%s); the next tick retries", busy)
         except Exception:  # keep the loop alive: the next tick retries
             log.exception("dispatch background tick failed")
 

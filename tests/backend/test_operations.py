@@ -232,3 +232,38 @@ def test_an_announcement_the_channel_layer_fails_to_send_is_counted(settings):
 
     asyncio.run(scenario())
     assert _value("dispatch_announcement_failures_total") == before + 1
+
+
+def test_a_tick_the_database_could_not_answer_says_so_in_one_line_and_the_loop_goes_on(settings, monkeypatch, caplog):
+    """SQLite's one writer held by another process (a scheduler job) longer than the wait: one warning line naming the
+    cause, not a traceback a newcomer would take for a crash, and the next tick runs."""
+    import asyncio
+
+    from django.db import OperationalError
+
+    settings.DISPATCH_TICK_SECONDS = 0.01
+    calls = []
+
+    def busy_then_fine(batch, audit=False):
+        calls.append(batch)
+        if len(calls) == 1:
+            raise OperationalError("database is locked")
+        return None
+
+    monkeypatch.setattr(background_tick, "tick", busy_then_fine)
+
+    async def two_ticks():
+        task = asyncio.get_running_loop().create_task(background_tick._loop())
+        try:
+            for _ in range(1000):
+                if len(calls) >= 2:
+                    return
+                await asyncio.sleep(0.01)
+        finally:
+            task.cancel()
+
+    with caplog.at_level("WARNING", logger="dispatch.transport.background_tick"):
+        asyncio.run(two_ticks())
+    assert len(calls) >= 2
+    [line] = [r for r in caplog.records if "did not answer" in r.getMessage()]
+    assert "database is locked" in line.getMessage() and line.exc_info is None
