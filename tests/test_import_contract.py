@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("taxilaw", "config", "backend", "dispatch", "zones", "driver_app")
+PACKAGES = ("taxilaw", "taxiwire", "config", "backend", "dispatch", "zones", "driver_app")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
