@@ -38,6 +38,8 @@ def test_the_architecture_picture_is_the_layers_contract():
 
 @pytest.mark.parametrize("module, line, contract", [
     ("taxilaw/split.py", "import django.db", "taxilaw, the law core"),
+    ("taxiwire/shapes.py", "import django.db", "taxiwire, the wire's declarations"),
+    ("taxiwire/inbound.py", "import taxilaw.cancellation", "taxiwire, the wire's declarations"),
     ("backend/registry/services/permits.py", "from dispatch import events", "backend apps never import dispatch"),
     ("driver_app/formatting.py", "import shapely", "the driver app imports only taxilaw"),
     ("zones/geojson.py", "import backend.registry.models", "zones (geometry)"),
