@@ -5,7 +5,7 @@ from __future__ import annotations
 from .shapes import DATETIME, DECIMAL, ListOf, Nullable, OneOf, Shape
 
 # The law core's vocabularies, spelled here (this package imports nothing of the project);
-# tests/backend/test_wire_contract.py checks they match taxilaw.accessibility.FEATURES and taxilaw.cancellation.
+# tests/test_no_frame_literals.py checks they match taxilaw.accessibility.FEATURES and taxilaw.cancellation.
 ACCESSIBILITY_NEEDS = OneOf(("wheelchair_accessible", "child_seat"))
 CANCEL_REASONS = OneOf(("passenger_absent", "passenger_asked", "vehicle_problem"))
 RIDE_STATUSES = OneOf(("requested", "offered", "accepted", "arriving", "on_board", "completed", "cancelled"))

@@ -1,7 +1,7 @@
 """Every frame the server sends, declared as a :class:`Frame`: a sender builds its frame by calling one
 (``OFFER(offer=...)``), which checks the field names, so no dict literal of a frame lives anywhere else
 (tests/test_no_frame_literals.py). :func:`validate` checks a whole frame, nested objects included (the contract
-test runs it over every frame an action sends; the driver app's tests over what their fake servers send)."""
+test, tests/backend/test_wire_contract.py, runs it over every frame an action sends)."""
 
 from __future__ import annotations
 
