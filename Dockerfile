@@ -3,6 +3,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY taxilaw taxilaw
+COPY taxiwire taxiwire
 COPY backend backend
 COPY dispatch dispatch
 COPY zones zones

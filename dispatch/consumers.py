@@ -5,11 +5,11 @@ policy close. RFC 6455's policy code is 1008, but Daphne (autobahn) lets an
 application send only 1000 or 3000-4999 (django/daphne#374), so the policy
 close is 4008: the same meaning in the application range. Every socket is
 rate-limited from its first frame, in frames and in characters (``wire.LIMITS``);
-long frames and traces are read off the event loop (``dispatch.off_loop``). A
+long frames and traces are read off the event loop (``dispatch.transport.off_loop``). A
 credential that ends (revoked, expired) closes its sockets with 4401. Group messages arrive as ``relay`` events (or
 ``relay_many``, several at once) and are passed on as they are, a frame each; a ``resync`` (an announcement to one
 of the socket's groups was lost: ``dispatch.events``) is answered with the role's snapshot. A connection whose channel layer
-failed (Redis down or restarted: ``dispatch.layer_watch``) is closed with 4503, and its client reconnects.
+failed (Redis down or restarted: ``dispatch.transport.layer_watch``) is closed with 4503, and its client reconnects.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class _Base(AsyncWebsocketConsumer):
     _ending: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
-        """Channels' ``AsyncConsumer.__call__`` with ``dispatch.pump`` in place of ``await_many_dispatch``."""
+        """Channels' ``AsyncConsumer.__call__`` with ``dispatch.transport.message_loop`` in place of ``await_many_dispatch``."""
         self.scope = scope
         background.ensure_running()  # the outbox before any database batch announces (dispatch.events.post)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
@@ -172,7 +172,7 @@ class _Base(AsyncWebsocketConsumer):
 
     async def _read(self, text: str | None):
         """``(type, data)`` of a frame, or what ``off_loop`` answered it with. A short frame is read here (a
-        position); a long one, and any trace, in the offering worker (``dispatch.off_loop``)."""
+        position); a long one, and any trace, in the offering worker (``dispatch.transport.off_loop``)."""
         if text is not None and len(text) > protocol.INLINE_FRAME_BYTES:
             if len(text) > protocol.MAX_FRAME_BYTES:
                 raise protocol.ProtocolError("too_large", _("Mensagem grande demais."))
@@ -292,7 +292,7 @@ class DriverConsumer(_Base):
         self.end_session_at(outcome.driver.token_expires_at)
 
     def rejoin_soon(self) -> None:
-        """``dispatch.holding`` found this socket's presence row gone: record it again (one attempt at a time)."""
+        """``dispatch.transport.held_sockets`` found this socket's presence row gone: record it again (one attempt at a time)."""
         if self._rejoining is None or self._rejoining.done():
             self._rejoining = asyncio.get_running_loop().create_task(self._rejoin())
 

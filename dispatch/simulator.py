@@ -2,11 +2,10 @@
 
 Two halves:
 
-* :func:`prepare` (synchronous, Django ORM, run once by ``manage.py simulate``)
-  picks the permits whose driver the registry allows to work now
-  (``backend.registry.compliance.may_work``), gives those drivers a login user
-  and a DRF token (idempotently), creates a few demo ranks if there are none and
-  a pool of passengers. It returns a plain :class:`World`.
+* :func:`prepare` (:mod:`dispatch.simulator_world`: synchronous, Django ORM, run
+  once by ``manage.py simulate``) picks the permits whose driver the registry
+  allows to work now, gives those drivers a login and a token, and returns a
+  plain :class:`World`.
 * :func:`run` (asyncio, no ORM) connects each cab to ``/ws/driver/`` with
   ``Authorization: Token``, goes ``livre``, moves along a random walk near the
   centre (one position every ``tick`` seconds), checks in at ranks, accepts most
@@ -14,6 +13,8 @@ Two halves:
   trace and the total of a :class:`taxilaw.meter.Meter` on the demo tariff), and
   lets passengers request rides on ``/ws/passenger/``. It reconnects when the
   server is not up yet or goes away, and runs until cancelled (or ``duration``).
+  Every frame it sends is built through :mod:`taxiwire.inbound`, as the driver
+  app's are.
 """
 
 from __future__ import annotations
@@ -28,88 +29,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from urllib.parse import urlparse
 
+from taxiwire import inbound
+
+from .simulator_world import CENTRE, RESERVED_USERS, SIM_USER_PREFIX, World, prepare  # noqa: F401  (the command's)
+
 log = logging.getLogger("dispatch.simulator")
 
-CENTRE = (-21.131, -42.367)  # Muriaé, Praça Cel. Pacheco de Medeiros
 RADIUS_DEG = 0.02  # ~2.2 km: cabs wander inside the town, well inside the municipality
-RESERVED_USERS = ("permissionario", "auxiliar")  # demo logins kept free for humans
-SIM_USER_PREFIX = "sim-"
-
-
-# --- preparation (ORM) -----------------------------------------------------------------------------
-
-
-@dataclass
-class World:
-    cabs: list[dict]  # {token, permit, username}
-    ranks: list[dict]  # {id, name, lat, lon}
-    passengers: list[dict]  # {token, name}
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (permit, why)
-
-
-def _driver_for(permit, may_work, Auxiliary):
-    """The holder if allowed now, else an active auxiliary who is; with the refusal when none is."""
-    people = [permit.holder] + [a.person for a in permit.auxiliaries.filter(status=Auxiliary.Status.ACTIVE).select_related("person")]
-    why = ""
-    for person in people:
-        decision = may_work(person, permit)
-        if decision:
-            return person, ""
-        why = why or ", ".join(r.code for r in decision.reasons)
-    return None, why or "no driver"
-
-
-# Complexity kept: the simulator's setup reads each option once, in the order the CLI documents them.
-def prepare(max_cabs: int, passengers: int = 20, reserved: tuple[str, ...] = RESERVED_USERS) -> World:  # noqa: C901
-    """Idempotent: users ``sim-<permit>`` and tokens for allowed drivers, demo ranks if none, a passenger pool."""
-    from django.contrib.auth import get_user_model
-    from django.db import transaction
-    from rest_framework.authtoken.models import Token
-
-    from backend.ranks.demo import MURIAE_RANKS
-    from backend.ranks.models import Rank
-    from backend.ranks.services.ranks import create_rank
-    from backend.registry.compliance import may_work
-    from backend.registry.models import Auxiliary, Permit
-    from backend.trips.models import Passenger
-    from dispatch.rides.cabs import driven_permit
-
-    User = get_user_model()
-    world = World(cabs=[], ranks=[], passengers=[])
-    with transaction.atomic():
-        for permit in Permit.objects.filter(status=Permit.Status.ACTIVE).select_related("holder", "holder__user").order_by("number"):
-            if len(world.cabs) >= max_cabs:
-                break
-            person, why = _driver_for(permit, may_work, Auxiliary)
-            if person is None:
-                world.skipped.append((permit.number, why))
-                continue
-            if person.user_id and person.user.username in reserved:
-                world.skipped.append((permit.number, f"reservado para {person.user.username}"))
-                continue
-            if driven_permit(person) != permit:  # the driver would connect as another cab
-                world.skipped.append((permit.number, "o motorista dirige outra permissão"))
-                continue
-            if person.user_id is None:
-                user, _ = User.objects.get_or_create(username=f"{SIM_USER_PREFIX}{permit.number.lower()}",
-                                                     defaults={"first_name": person.full_name[:150]})
-                if not user.has_usable_password():
-                    user.set_unusable_password()
-                    user.save(update_fields=["password"])
-                person.user = user
-                person.save(update_fields=["user"])
-            token, _ = Token.objects.get_or_create(user=person.user)
-            world.cabs.append({"token": token.key, "permit": permit.number, "username": person.user.username})
-        if not Rank.objects.filter(active=True).exists():
-            for name, lat, lon, _category, _titulars in MURIAE_RANKS:  # without seed_demo's permits: free ranks
-                create_rank(name=name, lat=lat, lon=lon, category="livre")
-        world.ranks = [{"id": r.pk, "name": r.name, "lat": r.lat, "lon": r.lon}
-                       for r in Rank.objects.filter(active=True, lat__range=(CENTRE[0] - 0.05, CENTRE[0] + 0.05),
-                                                    lon__range=(CENTRE[1] - 0.05, CENTRE[1] + 0.05))]
-        for n in range(1, passengers + 1):
-            p, _ = Passenger.objects.get_or_create(phone=f"3290000{n:04d}", defaults={"name": f"Passageiro Simulado {n}"})
-            world.passengers.append({"token": p.token, "name": p.name})
-    return world
 
 
 # --- the simulation (asyncio, websockets) ------------------------------------------------------------
@@ -194,11 +120,11 @@ class SimCab:
     def step_m(self) -> float:
         return self.cfg.speed_kmh / 3.6 * self.cfg.tick
 
-    async def send(self, **frame):
+    async def send(self, frame: dict):
         await self.ws.send(json.dumps(frame))
 
     async def position(self):
-        await self.send(type="position", lat=round(self.lat, 6), lon=round(self.lon, 6), accuracy=8)
+        await self.send(inbound.POSITION(lat=round(self.lat, 6), lon=round(self.lon, 6), accuracy=8))
         self.stats.positions += 1
 
     def wander(self):
@@ -276,7 +202,7 @@ class SimCab:
             if snapshot.get("ride"):  # a trip left open by an earlier run: finish it
                 ride = snapshot["ride"]
                 await self.trip(ride["id"], ride["status"])
-            await self.send(type="status", status="livre")
+            await self.send(inbound.STATUS(status="livre"))
             await self.next({"status"}, timeout=10)
             await self.position()
             while not reading.done():
@@ -296,7 +222,7 @@ class SimCab:
             return
         if self.at_rank is not None:
             if self.rng.random() < 0.02:  # tired of waiting: leave the rank
-                await self.send(type="rank_check_out")
+                await self.send(inbound.RANK_CHECK_OUT())
                 self.at_rank = None
             return
         if self.rank_target is None:
@@ -304,7 +230,7 @@ class SimCab:
                 self.rank_target = self.rng.choice(ranks)
             return
         if (self.lat, self.lon) == (self.rank_target["lat"], self.rank_target["lon"]):
-            await self.send(type="rank_check_in", rank_id=self.rank_target["id"])
+            await self.send(inbound.RANK_CHECK_IN(rank_id=self.rank_target["id"]))
             answer = await self.next({"rank_checked_in", "error"}, timeout=10)
             if answer and answer["type"] == "rank_checked_in":
                 self.at_rank = self.rank_target["id"]
@@ -315,10 +241,10 @@ class SimCab:
         self.stats.offers += 1
         await asyncio.sleep(min(3.0, self.cfg.tick * 0.3) * self.rng.random())  # the driver reads the screen
         if self.rng.random() > self.cfg.accept_ratio:
-            await self.send(type="offer_decline", offer_id=offer["id"])
+            await self.send(inbound.OFFER_DECLINE(offer_id=offer["id"]))
             self.stats.declined += 1
             return
-        await self.send(type="offer_accept", offer_id=offer["id"])
+        await self.send(inbound.OFFER_ACCEPT(offer_id=offer["id"]))
         answer = await self.next({"offer_accepted", "error"}, timeout=15)
         if not answer or answer["type"] != "offer_accepted":
             return
@@ -340,10 +266,10 @@ class SimCab:
                     return
             self.lat, self.lon = pickup  # the approach is shortened, not skipped: "Cheguei" needs the cab there
             await self.position()
-            await self.send(type="ride_arriving", ride_id=ride_id)
+            await self.send(inbound.RIDE_ARRIVING(ride_id=ride_id))
             if await self.cancelled(ride_id, self.cfg.tick):
                 return
-            await self.send(type="ride_on_board", ride_id=ride_id)
+            await self.send(inbound.RIDE_ON_BOARD(ride_id=ride_id))
         elif status != "on_board":
             return
         meter = Meter(MURIAE_DEMO_TARIFF)
@@ -359,7 +285,7 @@ class SimCab:
             trace.append({"t": fix.t.isoformat(), "lat": fix.lat, "lon": fix.lon, "accuracy_m": 8})
             await self.position()
         reading = meter.stop(datetime.now(timezone.utc))
-        await self.send(type="ride_complete", ride_id=ride_id, meter_total=f"{reading.total:.2f}", trace=trace)
+        await self.send(inbound.RIDE_COMPLETE(ride_id=ride_id, meter_total=f"{reading.total:.2f}", trace=trace))
         self.stats.completed += 1
 
     async def cancelled(self, ride_id: int, wait: float) -> bool:
@@ -382,7 +308,7 @@ async def passenger_trip(spec: dict, cfg: Config, stats: Stats, rng: random.Rand
     busy.add(spec["token"])
     try:
         async with connect(cfg.url.rstrip("/") + "/ws/passenger/", origin=cfg.origin, open_timeout=15) as ws:
-            await ws.send(json.dumps({"type": "auth", "token": spec["token"]}))
+            await ws.send(json.dumps(inbound.AUTH(token=spec["token"])))
             pickup, destination = _random_point(rng, RADIUS_DEG * 0.8), _random_point(rng)
             ride_id, requested = None, False
             deadline = time.monotonic() + max(120.0, cfg.tick * 60)
@@ -396,10 +322,11 @@ async def passenger_trip(spec: dict, cfg: Config, stats: Stats, rng: random.Rand
                     open_rides = [r for r in frame["rides"] if r["status"] not in ("completed", "cancelled")]
                     if open_rides:  # left open by an earlier run
                         ride_id = open_rides[0]["id"]
-                        await ws.send(json.dumps({"type": "ride_cancel", "ride_id": ride_id, "reason": "simulação reiniciada"}))
+                        await ws.send(json.dumps(inbound.RIDE_CANCEL(ride_id=ride_id, reason="simulação reiniciada")))
                         return
-                    await ws.send(json.dumps({"type": "ride_request", "pickup": {"lat": pickup[0], "lon": pickup[1], "address": "simulação"},
-                                              "destination": {"lat": destination[0], "lon": destination[1]}}))
+                    await ws.send(json.dumps(inbound.RIDE_REQUEST(
+                        pickup={"lat": pickup[0], "lon": pickup[1], "address": "simulação"},
+                        destination={"lat": destination[0], "lon": destination[1]})))
                     requested = True
                     stats.requests += 1
                 elif kind == "ride_update":
@@ -409,14 +336,14 @@ async def passenger_trip(spec: dict, cfg: Config, stats: Stats, rng: random.Rand
                         return
                     if ride.get("escalated") and ride["status"] == "requested":
                         stats.escalated += 1
-                        await ws.send(json.dumps({"type": "ride_cancel", "ride_id": ride["id"], "reason": "nenhum táxi"}))
+                        await ws.send(json.dumps(inbound.RIDE_CANCEL(ride_id=ride["id"], reason="nenhum táxi")))
                         return
                 elif kind == "error":
                     stats.errors[frame.get("code", "?")] = stats.errors.get(frame.get("code", "?"), 0) + 1
                     if not requested or frame.get("code") in ("ride_open", "bad_token"):
                         return
             if ride_id:
-                await ws.send(json.dumps({"type": "ride_cancel", "ride_id": ride_id, "reason": "desistiu"}))
+                await ws.send(json.dumps(inbound.RIDE_CANCEL(ride_id=ride_id, reason="desistiu")))
     except (OSError, asyncio.TimeoutError) as exc:
         log.debug("passenger could not connect: %r", exc)
     except Exception as exc:  # a closed connection and the like: the next passenger tries again

@@ -39,6 +39,7 @@ def main(out_dir: str) -> int:  # noqa: C901
     from kivy.uix.label import Label
 
     from taxilaw.flags import MURIAE_TZ
+    from taxiwire import outbound
 
     from .quiet import quiet_kivy
 
@@ -159,19 +160,19 @@ def main(out_dir: str) -> int:  # noqa: C901
         yield
         shot("ranks_visitor_refused")
         app.rank_check_in(4)
-        session.dispatch.push({"type": "rank_checked_in", "rank_id": 4, "rank": "Praça João Pinheiro",
-                               "queue_position": 2, "visitor": False})
+        session.dispatch.push(outbound.RANK_CHECKED_IN(rank_id=4, rank="Praça João Pinheiro", queue_position=2,
+                                                       visitor=False))
         session.extras["ranks"].answer["checked_in"] = {"rank_id": 4, "rank": "Praça João Pinheiro",
                                                         "queue_position": 2, "visitor": False}
         session.ranks.load()
-        session.dispatch.push(dict(demo_offer(clock, seconds=20), offer_id=7, ride_id=3))
+        session.dispatch.push(demo_offer(clock, seconds=20, offer_id=7, ride_id=3))
         clock.advance(5)
         app.refresh()  # the offer takes over the rank screen
         yield
         shot("offer")
         manifest["offer"]["took_over"] = session.navigator.before_offer
         app.offer_accept()  # -> a caminho, the ride screen
-        session.dispatch.push({"type": "offer_accepted", "ride_id": 3})
+        session.dispatch.push(outbound.OFFER_ACCEPTED(ride_id=3))
         app.refresh()
         yield
         shot("ride_accepted")
@@ -180,8 +181,8 @@ def main(out_dir: str) -> int:  # noqa: C901
         shot("flag_a_caminho")
         app.go("ride")
         app.ride_action("arriving")
-        session.dispatch.push({"type": "ride_updated", "ride": {
-            "id": 3, "status": "arriving", "no_show_at": (clock() + timedelta(minutes=5)).isoformat()}})
+        session.dispatch.push(outbound.RIDE_UPDATED(ride={
+            "id": 3, "status": "arriving", "no_show_at": (clock() + timedelta(minutes=5)).isoformat()}))
         clock.advance(90)
         app.ride_action("cancel")  # the list of reasons; the no-show waits for the central's time
         yield

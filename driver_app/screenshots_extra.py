@@ -8,6 +8,8 @@ does not count the cab online (its ``presence`` frame) with what to do.
 
 from __future__ import annotations
 
+from taxiwire import outbound
+
 VALID_CPF = "529.982.247-25"  # a well-formed CPF (check digits right), typed as people type it
 INVALID_CPF = "529.982.247-26"  # one digit off: its check digits do not match
 
@@ -76,10 +78,10 @@ def missed_payment_steps(app, session, shot, manifest):
 def presence_steps(app, session, shot, manifest):
     app.go("flag")
     session.on_dispatch({"type": "connection", "online": True})  # the socket is open...
-    session.on_dispatch({"type": "presence", "online": False})  # ...but the central swept the cab's serving process  # the central swept the cab's serving process
+    session.on_dispatch(outbound.PRESENCE(online=False))  # ...but the central swept the cab's serving process  # the central swept the cab's serving process
     yield
     shot("flag_not_receiving")
-    session.on_dispatch({"type": "presence", "online": True})
+    session.on_dispatch(outbound.PRESENCE(online=True))
     yield
     shot("flag_receiving_again")
 

@@ -12,6 +12,7 @@ from taxilaw.flags import local_time, municipal_holiday_dates
 from taxilaw.meter import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
+from taxiwire import outbound
 
 from .background import Background
 from .clients import (
@@ -354,14 +355,17 @@ def _on_android() -> bool:
     return "ANDROID_ARGUMENT" in os.environ or "ANDROID_PRIVATE" in os.environ
 
 
-def demo_offer(clock: Callable[[], datetime], seconds: int = 20) -> dict:
+def demo_offer(clock: Callable[[], datetime], seconds: int = 20, offer_id: Optional[int] = None,
+               ride_id: int = 0) -> dict:
+    """The demo's ``offer`` frame, as the central would send it."""
     now = clock()
-    return {"type": "offer", "offer_id": f"demo-{int(now.timestamp())}",
-            "pickup": {"address": "Rua Coronel Izalino, 120 – Centro", "reference": "em frente à matriz",
-                       "lat": -21.1302, "lon": -42.3655},
-            "distance_m": 850, "expires_at": (now + timedelta(seconds=seconds)).isoformat(),
-            "passenger": {"name": "Maria Aparecida", "phone": "(32) 99876-5432"},
-            "destination": {"address": "Hospital São Paulo", "lat": -21.1352, "lon": -42.3641}}
+    return outbound.OFFER(offer={
+        "id": offer_id or int(now.timestamp()), "ride_id": ride_id, "status": "pending", "reason": "",
+        "pickup": {"address": "Rua Coronel Izalino, 120 – Centro", "reference": "em frente à matriz",
+                   "lat": -21.1302, "lon": -42.3655},
+        "distance_m": 850, "expires_at": (now + timedelta(seconds=seconds)).isoformat(),
+        "passenger": {"name": "Maria Aparecida", "phone": "(32) 99876-5432"},
+        "destination": {"address": "Hospital São Paulo", "lat": -21.1352, "lon": -42.3641}})
 
 
 def demo_ranks() -> dict:

@@ -4,10 +4,10 @@
 ``websockets`` library (pure Python; it builds for Android).  The token goes
 in the handshake's ``Authorization: Token`` header, never in the URL.
 
-The view-models speak the app's own vocabulary (docs/driver-app.md: ``accept``,
-``decline``, ``status {state}``, ``offer {offer_id, pickup...}``); this module
-translates both ways, so the view-models stay unaware of the wire format and
-of threads.  Every callback is handed to ``post`` -- the caller's way to run a
+The view-models speak the wire's frames (:mod:`taxiwire`: they build what they
+send through ``taxiwire.inbound`` and read the frames the server sends as they
+come); this module moves them and keeps the view-models unaware of threads.
+Every callback is handed to ``post`` -- the caller's way to run a
 function on its UI thread (``Clock.schedule_once`` in the Kivy app,
 :class:`UiQueue` in tests); the default calls it at once in the socket thread.
 
@@ -18,16 +18,9 @@ Reconnection: after a drop the client retries with a growing backoff
 again.  ``connection`` messages (``{"type": "connection", "online": bool}``)
 tell the app when the socket is up or down.
 
-Finished trips go on this socket (:class:`DispatchTripsClient`, the app's
-:class:`TripsClient`): a dispatched ride is completed by ``ride_complete``
-(answered ``ride_updated``, protocol 1.2), a street-hail or rank trip is
-recorded by ``street_trip_complete`` (protocol 1.1). What frames mean is
-:mod:`driver_app.frames`; this module moves them.  Neither blocks the caller: :meth:`WsDispatchClient.exchange` queues the
-frame on the socket's loop and calls back with the server's answer (or the
-lack of one), and the meter hands that answer to the UI thread.  While the
-socket is down the meter keeps the trips in ``sync_queue.json``; a trip the
-server refuses for good (a ride no longer ``on_board``, a bad trace) is
-dropped with a visible message.
+Finished trips go on this socket too (:mod:`driver_app.socket_trips`):
+:meth:`WsDispatchClient.exchange` queues a frame on the socket's loop and calls
+back with the server's answer, without blocking the caller.
 """
 
 from __future__ import annotations
@@ -41,18 +34,10 @@ from collections import deque
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit, urlunsplit
 
-from .clients import Listener, NetworkError, RejectedError, TripResult
-from .frames import (
-    FINAL_COMPLETE_ERRORS,
-    FINAL_STREET_ERRORS,
-    completes_ride,
-    error_text,
-    records_street_trip,
-    ride_complete_frame,
-    street_trip_frame,
-    to_app,
-    to_server,
-)
+from taxiwire import inbound
+
+from .clients import Listener
+from .socket_trips import DispatchTripsClient, completes_ride, raise_for, ride_complete_frame, ride_result
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +64,6 @@ SESSION_ENDED = 4401  # the token was revoked (a logout, a login elsewhere) or e
 # The cab's other driver (holder or auxiliar) may have closed his app a moment ago and still count for the
 # central: a ``cab_in_use`` refusal is tried again this many times, a second or so apart, before it is final.
 CAB_IN_USE_RETRIES = 3
-RETRY_S = 30.0  # the server answered but did not record the trip (or did not answer): try again after this
 CLOSE_TIMEOUT_S = 1.0  # close() waits this long for the server's close frame (it runs on the UI thread)
 
 Answer = Callable[[Optional[dict[str, Any]], Optional[BaseException]], None]
@@ -194,10 +178,8 @@ class WsDispatchClient:
         self._thread.start()
         ready.wait(5)
 
-    def send(self, message: dict[str, Any]) -> None:
-        frame = to_server(message)
-        if frame is None:
-            return
+    def send(self, frame: dict[str, Any]) -> None:
+        """Send a wire frame (``taxiwire.inbound``); the last status and position are sent again on reconnection."""
         if frame["type"] == "status":
             self._status = frame["status"]
         elif frame["type"] == "position":
@@ -243,7 +225,7 @@ class WsDispatchClient:
             exchange.timer = loop.call_later(self.complete_timeout, exchange.resolve, None,
                                              TimeoutError(f"no answer in {self.complete_timeout:g} s"))
             self._outbox.put_nowait(frame)
-            self._outbox.put_nowait({"type": "ping"})
+            self._outbox.put_nowait(inbound.PING())
 
         try:
             loop.call_soon_threadsafe(start)
@@ -256,7 +238,7 @@ class WsDispatchClient:
         """Send ``ride_complete`` and wait for the server's verdict (blocking, for scripts and tests; the app
         uses :meth:`DispatchTripsClient.submit`).  NetworkError when the socket is down or the answer does not
         come; RejectedError when the server refuses the ride for good."""
-        raise_for(DispatchTripsClient(self).wait(ride_complete_frame(trip), completes_ride(int(trip["ride_id"])), _ride_result))
+        raise_for(DispatchTripsClient(self).wait(ride_complete_frame(trip), completes_ride(int(trip["ride_id"])), ride_result))
 
     # -- testing aids --------------------------------------------------------------------------
 
@@ -393,8 +375,7 @@ class WsDispatchClient:
                     continue
             if kind == "pong":
                 continue
-            for message in to_app(frame):
-                self._deliver(message)
+            self._deliver(frame)
 
     def _on_snapshot(self, frame: dict[str, Any]) -> None:
         """(Re)connected: mark online, then restore what the driver had chosen."""
@@ -406,94 +387,6 @@ class WsDispatchClient:
             self._deliver({"type": "connection", "online": True})
         cab = frame.get("cab") or {}
         if self._status and not frame.get("ride") and cab.get("status") != self._status:
-            self._outbox.put_nowait({"type": "status", "status": self._status})
+            self._outbox.put_nowait(inbound.STATUS(status=self._status))
         if self._position is not None:
             self._outbox.put_nowait(self._position)
-
-
-class DispatchTripsClient:
-    """:class:`~driver_app.clients.TripsClient` on the dispatch socket.
-
-    A trip with a ``ride_id`` completes that dispatched ride (``ride_complete``); a trip without one (a
-    street hail, a passenger taken at the rank) is recorded by ``street_trip_complete``.  :meth:`submit`
-    never blocks: the answer comes as a :class:`~driver_app.clients.TripResult` in the socket's thread
-    (or at once when the socket is down)."""
-
-    def __init__(self, dispatch: WsDispatchClient):
-        self.dispatch = dispatch
-
-    @property
-    def online(self) -> bool:
-        return self.dispatch.online
-
-    def submit(self, token: str, trip: dict[str, Any], done: Callable[[TripResult], None]) -> None:
-        frame, match, result = self._plan(trip)
-        if not self.dispatch.exchange(frame, match, lambda answer, error: done(result(answer, error))):
-            done(TripResult.queued("offline"))
-
-    def upload(self, token: str, trip: dict[str, Any]) -> None:
-        """Blocking :meth:`submit` (scripts, tests): NetworkError / RejectedError like the other clients."""
-        raise_for(self.wait(*self._plan(trip)))
-
-    def wait(self, frame: dict[str, Any], match, result) -> TripResult:
-        answered = threading.Event()
-        box: list[TripResult] = []
-
-        def on_done(answer, error):
-            box.append(result(answer, error))
-            answered.set()
-
-        if not self.dispatch.exchange(frame, match, on_done):
-            return TripResult.queued("offline")
-        if not answered.wait(self.dispatch.complete_timeout + 2):
-            return TripResult.queued("timeout", retry_in=RETRY_S)
-        return box[0]
-
-    @staticmethod
-    def _plan(trip: dict[str, Any]):
-        if trip.get("ride_id") is not None:
-            return ride_complete_frame(trip), completes_ride(int(trip["ride_id"])), _ride_result
-        return street_trip_frame(trip), records_street_trip(trip["trip_id"]), _street_result
-
-
-def _unanswered(error: BaseException) -> TripResult:
-    """No answer: the connection dropped (sent again when it returns) or the server was silent (later)."""
-    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
-        return TripResult.queued("timeout", retry_in=RETRY_S)
-    return TripResult.queued("offline")
-
-
-def _ride_result(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> TripResult:
-    """``ride_complete``: ``ride_updated`` means completed; a final error drops the trip; others keep it."""
-    if error is not None or answer is None:
-        return _unanswered(error or ConnectionError())
-    if answer.get("type") == "ride_updated":
-        return TripResult.confirmed(answer)  # its fare_held, if any, tells the payment screen not to charge
-    if answer.get("type") == "pong":  # no answer of its own: a server before protocol 1.2; sent again later
-        return TripResult.queued("no_answer", retry_in=RETRY_S)
-    code, message = answer.get("code", ""), str(answer.get("message", ""))
-    if code in FINAL_COMPLETE_ERRORS:
-        return TripResult.rejected(code, message)
-    return TripResult.queued(code, message, RETRY_S)
-
-
-def _street_result(answer: Optional[dict[str, Any]], error: Optional[BaseException]) -> TripResult:
-    """``street_trip_complete``: ``street_trip_recorded`` means recorded (also when it already was)."""
-    if error is not None or answer is None:
-        return _unanswered(error or ConnectionError())
-    kind, code, message = answer.get("type"), answer.get("code", ""), error_text(answer)
-    if kind == "street_trip_recorded":
-        return TripResult.confirmed(answer)
-    if kind == "pong":  # no answer of its own: a server that does not know the message yet (protocol 1.0)
-        return TripResult.queued("no_answer", retry_in=RETRY_S)
-    if code in FINAL_STREET_ERRORS:
-        return TripResult.rejected(code, message)
-    return TripResult.queued(code, message, RETRY_S)  # not allowed now, internal error...: later
-
-
-def raise_for(result: TripResult) -> None:
-    """A :class:`TripResult` as the blocking ``upload`` reports it."""
-    if result.outcome == TripResult.REJECTED:
-        raise RejectedError(result.code, result.message)
-    if result.outcome == TripResult.QUEUED:
-        raise NetworkError(f"trip not recorded: {result.code} {result.message}".strip())

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("taxilaw", "config", "backend", "dispatch", "zones", "driver_app")
+PACKAGES = ("taxilaw", "taxiwire", "config", "backend", "dispatch", "zones", "driver_app")
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
@@ -54,6 +54,8 @@ def copy_tree(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("module, line, contract", [
     ("taxilaw/split.py", "import django.db", "taxilaw, the law core"),
+    ("taxiwire/shapes.py", "import django.db", "taxiwire, the wire's declarations"),
+    ("taxiwire/inbound.py", "import taxilaw.cancellation", "taxiwire, the wire's declarations"),
     ("backend/registry/services/permits.py", "from dispatch import events", "backend apps never import dispatch"),
     ("driver_app/formatting.py", "import shapely", "the driver app imports only taxilaw"),
     ("zones/geojson.py", "import backend.registry.models", "zones (geometry)"),

@@ -10,6 +10,7 @@ from typing import Any, Callable, Collection, Optional
 
 from taxilaw.flags import DEFAULT_FLAG_PARAMS, Flag, FlagParams, flag_for, local_time, municipal_calendar_known
 from taxilaw.meter import MeterReading
+from taxiwire import inbound
 
 from ..clients import DispatchClient
 from .base import Observable
@@ -77,13 +78,11 @@ class FlagViewModel(Observable):
         self.state = state
         if state != DriverState.OCUPADO:
             self.reading = None
-        if self.dispatch is not None:
-            msg: dict[str, Any] = {"type": "status", "state": state.value, "at": self.clock().isoformat()}
-            if state == DriverState.OCUPADO and self.reading is not None:
-                msg["flag"] = int(self.reading.flag)
-            if street:
-                msg["street"] = True  # no dispatched ride: the central learns the cab is taken from this message
-            self.dispatch.send(msg)
+        # a_caminho and a dispatched ride's ocupado are set by the central itself (offer_accept, ride_on_board);
+        # a street or ponto passenger is not its ride: then "ocupado" keeps offers away until the trip ends
+        told = state in (DriverState.LIVRE, DriverState.FORA_DE_SERVICO) or (state == DriverState.OCUPADO and street)
+        if self.dispatch is not None and told:
+            self.dispatch.send(inbound.STATUS(status=state.value))
 
     def restore(self, state: DriverState) -> None:
         """Take the state the server reports (snapshot after a reconnection) without announcing it."""
@@ -125,11 +124,7 @@ class FlagViewModel(Observable):
 
     def on_meter(self, reading: MeterReading) -> None:
         """Follow the running meter: Bandeira I/II and its reason."""
-        previous = self.reading.flag if self.reading is not None else None
         self.reading = reading if reading.running else None
-        if self.reading is not None and previous is not None and previous != reading.flag and self.dispatch:
-            self.dispatch.send({"type": "status", "state": "ocupado", "flag": int(reading.flag),
-                                "at": self.clock().isoformat()})
         self.changed()
 
     def trip_ended(self) -> None:

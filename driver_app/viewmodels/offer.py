@@ -1,5 +1,8 @@
 """A dispatch offer: it rings and vibrates (the phone facade), shows the pickup, the distance, the passenger
-(with a call button), the destination when given and the countdown; accept or decline with one tap."""
+(with a call button), the destination when given and the countdown; accept or decline with one tap.
+
+It reads the wire's frames as the central sends them (``offer``, a ``snapshot``'s pending offer, ``offer_closed``)
+and keeps the ``offer`` body (taxiwire.bodies.OFFER_BODY); it answers with ``offer_accept`` / ``offer_decline``."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Optional
 
 from taxilaw.brazil import km_truncated
+from taxiwire import inbound
 
 from ..clients import DispatchClient
 from ..formatting import mmss
@@ -43,23 +47,28 @@ class OfferViewModel(Observable):
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "offer":
-            if self.offer is not None and msg.get("offer_id") == self.offer.get("offer_id"):
-                return  # the same offer again (the snapshot after a reconnection)
-            if self.flag.state != DriverState.LIVRE or self.offer is not None:
-                self.dispatch.send({"type": "decline", "offer_id": msg.get("offer_id"), "reason": "busy"})
-                return
-            self.offer = msg
-            self.last_pickup = dict(msg.get("pickup") or {})
-            self.received_at = self.clock()
-            if msg.get("expires_at"):
-                self.expires_at = datetime.fromisoformat(msg["expires_at"])
-            else:
-                self.expires_at = self.received_at + timedelta(seconds=float(msg.get("expires_in_s", 20)))
-            self.outcome = ""
-            self.sound.offer()
-            self.changed()
-        elif kind == "offer_cancelled" and self.offer and msg.get("offer_id") == self.offer.get("offer_id"):
+            self._offered(msg["offer"])
+        elif kind == "snapshot" and msg.get("offer") and msg["offer"].get("status", "pending") == "pending":
+            self._offered(msg["offer"])  # the offer still open after a reconnection
+        elif kind == "offer_closed" and self.offer and msg.get("offer_id") == self.offer.get("id"):
             self._close("cancelled")
+
+    def _offered(self, offer: dict[str, Any]) -> None:
+        if self.offer is not None and offer.get("id") == self.offer.get("id"):
+            return  # the same offer again (the snapshot after a reconnection)
+        if self.flag.state != DriverState.LIVRE or self.offer is not None:
+            self.dispatch.send(inbound.OFFER_DECLINE(offer_id=offer.get("id")))  # busy
+            return
+        self.offer = offer
+        self.last_pickup = dict(offer.get("pickup") or {})
+        self.received_at = self.clock()
+        if offer.get("expires_at"):
+            self.expires_at = datetime.fromisoformat(offer["expires_at"])
+        else:
+            self.expires_at = self.received_at + timedelta(seconds=20)
+        self.outcome = ""
+        self.sound.offer()
+        self.changed()
 
     def _close(self, outcome: str) -> None:
         self.offer, self.expires_at, self.outcome = None, None, outcome
@@ -78,7 +87,7 @@ class OfferViewModel(Observable):
     def tick(self) -> None:
         """Call every second: an offer not answered in time is declined (``timeout``)."""
         if self.offer is not None and self.seconds_left <= 0:
-            self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "timeout"})
+            self.dispatch.send(inbound.OFFER_DECLINE(offer_id=self.offer["id"]))  # not answered in time
             self._close("expired")
         elif self.offer is not None:
             self.changed()
@@ -87,7 +96,7 @@ class OfferViewModel(Observable):
         if self.offer is None or self.seconds_left <= 0:
             self.tick()
             return False
-        self.dispatch.send({"type": "accept", "offer_id": self.offer["offer_id"]})
+        self.dispatch.send(inbound.OFFER_ACCEPT(offer_id=self.offer["id"]))
         self.flag.to_pickup()
         self._close("accepted")
         return True
@@ -95,7 +104,7 @@ class OfferViewModel(Observable):
     def decline(self) -> None:
         if self.offer is None:
             return
-        self.dispatch.send({"type": "decline", "offer_id": self.offer["offer_id"], "reason": "driver"})
+        self.dispatch.send(inbound.OFFER_DECLINE(offer_id=self.offer["id"]))
         self._close("declined")
 
     def call_passenger(self) -> bool:
@@ -144,13 +153,14 @@ class OfferViewModel(Observable):
             return "Nenhuma chamada"
         p = self.offer.get("pickup") or {}
         ref = p.get("reference")
-        return p.get("address", "") + (f" ({ref})" if ref else "")
+        address = p.get("address") or f"{p.get('lat', 0):.5f}, {p.get('lon', 0):.5f}"  # a pickup given as a point
+        return address + (f" ({ref})" if ref else "")
 
     @property
     def distance_text(self) -> str:
         if not self.offer:
             return ""
-        return f"{distance_text(float(self.offer.get('distance_m', 0)))} até o passageiro"
+        return f"{distance_text(float(self.offer.get('distance_m') or 0))} até o passageiro"
 
     @property
     def countdown_text(self) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from taxilaw.brazil import distance as distance_text
+from taxiwire import inbound
 
 from ..background import Background
 from ..clients import ApiError, AuthError, DispatchClient, RanksClient, offline
@@ -101,7 +102,7 @@ class RanksViewModel(Observable):
             self.message = "Sem conexão com a central: tente de novo."
             self.changed()
             return False
-        self.dispatch.send({"type": "rank_check_in", "rank_id": int(rank_id)})
+        self.dispatch.send(inbound.RANK_CHECK_IN(rank_id=int(rank_id)))
         self.pending, self.message = "check_in", "Aguardando a central confirmar a chegada…"
         self.changed()
         return True
@@ -109,7 +110,7 @@ class RanksViewModel(Observable):
     def check_out(self) -> bool:
         if self.pending or self.checked_in is None:
             return False
-        self.dispatch.send({"type": "rank_check_out"})
+        self.dispatch.send(inbound.RANK_CHECK_OUT())
         self.pending, self.message = "check_out", "Aguardando a central confirmar a saída…"
         self.changed()
         return True

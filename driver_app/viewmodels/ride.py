@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 from taxilaw.brazil import phone as phone_display
 from taxilaw.cancellation import REASON_LABELS, CancelReason
 from taxilaw.meter import Fix
+from taxiwire import inbound
 
 from ..clients import DispatchClient
 from ..formatting import mmss
@@ -93,6 +94,8 @@ class RideViewModel(Observable):
         self.receiving = bool((msg.get("cab") or {}).get("online", True))
         if self.message == NOT_RECEIVING and self.receiving:
             self.message = ""
+        if msg.get("offer"):
+            self.last_offer = msg["offer"]
         ride = msg.get("ride")
         if ride:
             self.ride_id, self.pending = ride["id"], ""
@@ -103,7 +106,7 @@ class RideViewModel(Observable):
             self.flag.trip_ended()
 
     def _on_offer(self, msg):
-        self.last_offer = msg
+        self.last_offer = msg["offer"]
 
     def _on_offer_accepted(self, msg):
         self.ride_id, self.status, self.message, self.pending = msg["ride_id"], "accepted", "", ""
@@ -176,7 +179,7 @@ class RideViewModel(Observable):
         """"Cheguei": sent, and shown once the central answers (``ride_updated``)."""
         if self.ride_id is None or self.status != "accepted" or self.pending:
             return False
-        self.dispatch.send({"type": "ride_arriving", "ride_id": self.ride_id})
+        self.dispatch.send(inbound.RIDE_ARRIVING(ride_id=self.ride_id))
         self.pending = "arriving"
         self.changed()
         return True
@@ -185,7 +188,7 @@ class RideViewModel(Observable):
         """"Passageiro a bordo": the meter starts at once (Art. 45); the central's answer confirms the ride."""
         if self.ride_id is None or self.status not in ("accepted", "arriving") or self.pending:
             return False
-        self.dispatch.send({"type": "ride_on_board", "ride_id": self.ride_id})
+        self.dispatch.send(inbound.RIDE_ON_BOARD(ride_id=self.ride_id))
         self.pending, self.status = "on_board", "on_board"
         self.changed()
         return True
@@ -196,7 +199,7 @@ class RideViewModel(Observable):
             return False
         if not dict((code, ok) for code, _label, ok in self.cancel_options())[reason]:
             return False
-        self.dispatch.send({"type": "cancel", "ride_id": self.ride_id, "reason": reason})
+        self.dispatch.send(inbound.DRIVER_RIDE_CANCEL(ride_id=self.ride_id, reason=reason))
         self.pending = "cancel"
         self.changed()
         return True
@@ -337,7 +340,6 @@ class PositionReporter:
         if (now - self.last.t).total_seconds() > self.max_age_s:
             return
         if self.sent_at is None or (now - self.sent_at).total_seconds() >= self.every_s:
-            self.dispatch.send({"type": "position", "lat": self.last.lat, "lon": self.last.lon,
-                                "accuracy_m": self.last.accuracy_m, "at": self.last.t.isoformat()})
+            self.dispatch.send(inbound.POSITION(lat=self.last.lat, lon=self.last.lon, accuracy=self.last.accuracy_m))
             self.sent_at = now
             self.sent += 1

@@ -60,3 +60,37 @@ def test_roles_cannot_send_each_others_messages():
 def test_nested_errors_reach_the_client_as_plain_strings():
     error = parse_error("passenger", '{"type": "ride_request", "pickup": {"lat": "a"}}')
     assert isinstance(error["fields"]["pickup"]["lat"][0], str)
+
+
+def test_what_the_clients_build_through_the_wire_is_what_the_server_accepts():
+    """The driver app and the simulator build their frames with ``taxiwire.inbound``; the server checks them with
+    serializers built from the same declarations, so a frame built right is accepted, with its defaults filled."""
+    import json
+
+    from taxiwire import inbound
+
+    trace = [{"t": "2026-03-04T10:00:00-03:00", "lat": -21.13, "lon": -42.36, "accuracy_m": 5.0}]
+    built = [
+        ("driver", inbound.OFFER_ACCEPT(offer_id=7)), ("driver", inbound.POSITION(lat=-21.13, lon=-42.36, accuracy=4.0)),
+        ("driver", inbound.STATUS(status="livre")), ("driver", inbound.RANK_CHECK_OUT()),
+        ("driver", inbound.DRIVER_RIDE_CANCEL(ride_id=3, reason="vehicle_problem")),
+        ("driver", inbound.RIDE_COMPLETE(ride_id=3, meter_total="12.30", trace=trace)),
+        ("passenger", inbound.RIDE_REQUEST(pickup={"lat": -21.13, "lon": -42.367, "address": "Praça"})),
+        ("passenger", inbound.RIDE_CANCEL(ride_id=3)), ("operator", inbound.BROADCAST(text="Atenção")),
+    ]
+    for role, frame in built:
+        kind, data = protocol.parse(role, json.dumps(frame))
+        assert kind == frame["type"]
+    assert protocol.parse("passenger", json.dumps(inbound.RIDE_CANCEL(ride_id=3)))[1] == {"ride_id": 3, "reason": ""}
+    with pytest.raises(wire.ContractError):
+        inbound.OFFER_ACCEPT()  # a client's bug: a required field left out
+    with pytest.raises(wire.ContractError):
+        inbound.POSITION(lat=1.0, lon=2.0, at="agora")  # or one the protocol does not have
+
+
+def test_a_limit_declared_in_the_wire_is_the_limit_the_server_keeps():
+    from taxiwire import inbound
+
+    error = parse_error("operator", '{"type": "broadcast", "text": "%s"}' % ("x" * 501))
+    assert error["code"] == "invalid" and "500" in error["fields"]["text"][0]  # DRF's pt-BR message, the declared limit
+    assert inbound.BROADCAST.fields["text"].max_length == 500

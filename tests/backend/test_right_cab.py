@@ -13,7 +13,6 @@ from dispatch import wire
 from dispatch.events import snapshots
 from dispatch.models import Cab, Offer
 from dispatch.rides import driver_steps, grid, offers, safety
-from driver_app.frames import to_app
 from driver_app.session import build_session
 
 pytestmark = pytest.mark.django_db
@@ -47,12 +46,10 @@ def test_the_boarding_code_is_random_of_the_dated_length_and_off_at_zero():
 def test_the_driver_app_shows_the_code_the_passenger_sees_until_boarding(offered, tmp_path):
     ride, cab, ana, offer = offered
     app = _driver_app(tmp_path)
-    for message in to_app(wire.OFFER(offer=snapshots.offer(offer))):
-        app.on_dispatch(message)
+    app.on_dispatch(wire.OFFER(offer=snapshots.offer(offer)))  # the app reads the server's frames as sent
     assert app.offer.accept()
     accepted = driver_steps.accept(offer.pk, cab.pk)  # what the server answers the driver's offer_accept with
-    for message in to_app(wire.OFFER_ACCEPTED(ride_id=ride.pk, ride=accepted)):
-        app.on_dispatch(message)
+    app.on_dispatch(wire.OFFER_ACCEPTED(ride_id=ride.pk, ride=accepted))
 
     [seen] = snapshots.for_passenger(ana)["rides"]  # the passenger's page
     code = seen["boarding_code"]
@@ -61,8 +58,7 @@ def test_the_driver_app_shows_the_code_the_passenger_sees_until_boarding(offered
     assert app.ride.boarding_code_text == f"Código de embarque: {code}. Diga-o ao passageiro antes que ele entre."
 
     on_board = driver_steps.on_board(ride.pk, cab.pk)
-    for message in to_app(wire.RIDE_UPDATED(ride=on_board)):
-        app.on_dispatch(message)
+    app.on_dispatch(wire.RIDE_UPDATED(ride=on_board))
     assert app.ride.status == "on_board" and app.ride.boarding_code_text == ""
     # a shared link never shows it: whoever follows the ride is not the one to check the cab
     assert "boarding_code" not in safety.public_view(ride.__class__.objects.get(pk=ride.pk))

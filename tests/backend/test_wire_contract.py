@@ -1,4 +1,4 @@
-"""The wire contract (dispatch/wire.py), in the spirit of Zulip's ``verify_action``.
+"""The wire contract (``taxiwire``, re-exported for the server by dispatch/wire.py), in the spirit of Zulip's ``verify_action``.
 
 Real consumers in process (Channels' ``WebsocketCommunicator``, the in-memory layer, the background
 tick): each action is driven as a client drives it, every frame each client receives is validated

@@ -31,8 +31,12 @@ def test_transitions_and_dispatch_status(clock):
     vm.trip_ended()
     assert vm.label == "Livre"
     vm.go_off_duty()
-    assert [m["state"] for m in dispatch.sent] == ["livre", "a_caminho", "ocupado", "livre", "fora_de_servico"]
-    assert dispatch.sent[0] == {"type": "status", "state": "livre", "at": "2026-03-04T10:00:00-03:00"}
+    # a_caminho and a dispatched ride's ocupado are the central's own (offer_accept, ride_on_board): not sent
+    assert [m["status"] for m in dispatch.sent] == ["livre", "livre", "fora_de_servico"]
+    assert dispatch.sent[0] == {"type": "status", "status": "livre"}
+    vm.go_free()
+    vm.trip_started(None, street=True)  # a street passenger: only the app knows the cab is taken
+    assert dispatch.sent[-1] == {"type": "status", "status": "ocupado"}
 
 
 @pytest.mark.article("Art. 51")
@@ -104,7 +108,7 @@ def test_running_meter_switches_to_bandeira_ii_at_the_10th_km(clock, store):
     assert flag.label == "Bandeira II" and flag.reason == "10º km"
     assert flag.colour == DISPLAY["bandeira_2"][1]
     assert meter.flag_text == "Bandeira II" and meter.flag_reason == "10º km"
-    assert dispatch.sent[-1]["flag"] == 2 and dispatch.sent[-1]["state"] == "ocupado"
+    assert dispatch.sent == [{"type": "status", "status": "livre"}]  # the flag is the meter's, not the central's
 
 
 @pytest.mark.article("Art. 45, II")

@@ -1,6 +1,9 @@
+from datetime import timedelta
+
 from driver_app.clients import FakeDispatch
 from driver_app.session import demo_offer
 from driver_app.viewmodels import DriverState, FlagViewModel, OfferViewModel
+from taxiwire import outbound
 
 
 def setup(clock):
@@ -28,17 +31,19 @@ def test_offer_shows_pickup_distance_and_countdown(clock):
 
 def test_distance_in_km_and_expires_in(clock):
     dispatch, flag, offer = setup(clock)
-    dispatch.push({"type": "offer", "offer_id": "o9", "pickup": {"address": "Rodoviária"}, "distance_m": 2350,
-                   "expires_in_s": 15})
+    dispatch.push(outbound.OFFER(offer={"id": 9, "ride_id": 4, "status": "pending", "reason": "", "distance_m": 2350,
+                                        "pickup": {"lat": -21.1, "lon": -42.3, "address": ""},
+                                        "expires_at": (clock() + timedelta(seconds=15)).isoformat()}))
     assert offer.distance_text == "2,3 km até o passageiro" and offer.countdown_text == "0:15"
+    assert offer.pickup_text == "-21.10000, -42.30000"  # a pickup given as a point
 
 
 def test_accept_sends_and_goes_to_pickup(clock):
     dispatch, flag, offer = setup(clock)
     dispatch.push(demo_offer(clock))
-    oid = offer.offer["offer_id"]
+    oid = offer.offer["id"]
     assert offer.accept()
-    assert dispatch.sent[0] == {"type": "accept", "offer_id": oid}
+    assert dispatch.sent == [{"type": "offer_accept", "offer_id": oid}]  # a_caminho: the central's, on accept
     assert flag.state == DriverState.A_CAMINHO and flag.label == "A caminho"
     assert not offer.active and offer.outcome == "accepted"
 
@@ -47,7 +52,7 @@ def test_decline(clock):
     dispatch, flag, offer = setup(clock)
     dispatch.push(demo_offer(clock))
     offer.decline()
-    assert dispatch.sent[-1]["type"] == "decline" and dispatch.sent[-1]["reason"] == "driver"
+    assert dispatch.sent[-1]["type"] == "offer_decline" and dispatch.sent[-1]["offer_id"] > 0
     assert flag.state == DriverState.LIVRE and offer.outcome == "declined"
 
 
@@ -60,7 +65,7 @@ def test_unanswered_offer_times_out(clock):
     clock.advance(1)
     offer.tick()
     assert not offer.active and offer.outcome == "expired"
-    assert dispatch.sent[-1]["reason"] == "timeout"
+    assert dispatch.sent[-1]["type"] == "offer_decline"
     assert not offer.accept()  # too late
 
 
@@ -68,9 +73,9 @@ def test_offer_while_busy_is_declined_and_cancel_closes(clock):
     dispatch, flag, offer = setup(clock)
     flag.to_pickup()
     dispatch.push(demo_offer(clock))
-    assert not offer.active and dispatch.sent[-1]["reason"] == "busy"
+    assert not offer.active and dispatch.sent[-1]["type"] == "offer_decline"
     assert not flag.go_free()  # during a ride only the ride's steps free the cab
     flag.trip_ended()
     dispatch.push(demo_offer(clock))
-    dispatch.push({"type": "offer_cancelled", "offer_id": offer.offer["offer_id"]})
+    dispatch.push(outbound.OFFER_CLOSED(offer_id=offer.offer["id"], status="withdrawn"))
     assert not offer.active and offer.outcome == "cancelled"

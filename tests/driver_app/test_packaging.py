@@ -62,3 +62,21 @@ def test_cli_help(argv):
     out = subprocess.run([sys.executable, "-m", "driver_app", *argv], cwd=ROOT, capture_output=True, text=True,
                          timeout=60, env={**os.environ, "KIVY_NO_ARGS": "1"})
     assert out.returncode == 0 and "--demo" in out.stdout and "--api" in out.stdout
+
+
+def test_the_android_staging_copies_every_package_the_app_imports():
+    """The APK is built from a staging directory (buildozer.spec's header): the law core and the wire go with the app."""
+    import ast
+
+    imported = set()
+    for path in (ROOT / "driver_app").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                imported.add(node.module.split(".")[0])
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+    ours = imported & {"taxilaw", "taxiwire", "backend", "dispatch", "zones", "config"}
+    assert ours == {"taxilaw", "taxiwire"}
+    staging = next(line for line in (ROOT / "driver_app" / "buildozer.spec").read_text(encoding="utf-8").splitlines()
+                   if "cp -r driver_app" in line)
+    assert all(f" {package}" in staging for package in ours), staging

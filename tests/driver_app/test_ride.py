@@ -12,12 +12,17 @@ from driver_app.session import build_session
 from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel, PositionReporter
 from taxilaw.meter import MeterParams
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
+from taxiwire import outbound
+
+
+def offer_body(clock, offer_id=7, ride_id=3):
+    return {"id": offer_id, "ride_id": ride_id, "status": "pending", "distance_m": 420, "reason": "",
+            "pickup": {"address": "Praça", "lat": -21.13, "lon": -42.36},
+            "expires_at": (clock() + timedelta(seconds=20)).isoformat()}
 
 
 def offer_msg(clock, offer_id=7, ride_id=3):
-    return {"type": "offer", "offer_id": offer_id, "ride_id": ride_id, "distance_m": 420,
-            "pickup": {"address": "Praça", "lat": -21.13, "lon": -42.36},
-            "expires_at": (clock() + timedelta(seconds=20)).isoformat()}
+    return outbound.OFFER(offer=offer_body(clock, offer_id, ride_id))
 
 
 def demo(tmp_path, clock):
@@ -52,9 +57,8 @@ def test_snapshot_restores_the_ride_and_the_same_offer_is_not_declined(tmp_path,
     s = demo(tmp_path, clock)
     s.flag.go_free()
     s.on_dispatch(offer_msg(clock))
-    s.on_dispatch({"type": "snapshot", "cab": {}, "offer": None, "ride": None})
-    s.on_dispatch(offer_msg(clock))  # the snapshot's pending offer, again
-    assert s.offer.active and not [m for m in s.dispatch.sent if m["type"] == "decline"]
+    s.on_dispatch({"type": "snapshot", "cab": {}, "offer": offer_body(clock), "ride": None})  # the pending offer, again
+    assert s.offer.active and not [m for m in s.dispatch.sent if m["type"] == "offer_decline"]
     s2 = demo(tmp_path / "other", clock)
     s2.on_dispatch({"type": "snapshot", "cab": {}, "offer": None,
                     "ride": {"id": 5, "status": "on_board", "pickup": {"address": "Rua A"}}})
@@ -112,7 +116,7 @@ def test_positions_every_5_s_only_while_working(clock):
     flag.go_free()
     run(11)
     positions = [m for m in dispatch.sent if m["type"] == "position"]
-    assert len(positions) == 2 and positions[0]["accuracy_m"] == 5.0
+    assert len(positions) == 2 and positions[0] == {"type": "position", "lat": -21.13, "lon": -42.36, "accuracy": 5.0}
     seen = []
     meter_channel.start(seen.append)  # the meter shares the GPS
     run(2)

@@ -5,10 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from driver_app.frames import offer_to_app, to_server
 from driver_app.session import build_session, demo_offer
 from driver_app.viewmodels import DriverState
 from driver_app.viewmodels.navigation import SCREEN_NAMES
+from taxiwire import outbound
 
 
 def demo(tmp_path, clock):
@@ -20,7 +20,7 @@ def demo(tmp_path, clock):
 
 
 def accepted(s, clock):
-    s.on_dispatch(dict(demo_offer(clock), offer_id=7, ride_id=3))
+    s.on_dispatch(demo_offer(clock, offer_id=7, ride_id=3))
     assert s.offer.accept()
     s.on_dispatch({"type": "offer_accepted", "ride_id": 3, "ride": {
         "id": 3, "status": "accepted", "pickup": {"lat": -21.1302, "lon": -42.3655, "address": "Rua Coronel Izalino, 120"},
@@ -74,8 +74,7 @@ def test_the_no_show_is_offered_after_the_central_s_waiting_time(tmp_path, clock
     clock.advance(300)
     assert s.ride.no_show_text.startswith("O tempo de espera passou")
     assert s.ride.cancel("passenger_absent")
-    assert s.dispatch.sent[-1] == {"type": "cancel", "ride_id": 3, "reason": "passenger_absent"}
-    assert to_server(s.dispatch.sent[-1]) == {"type": "ride_cancel", "ride_id": 3, "reason": "passenger_absent"}
+    assert s.dispatch.sent[-1] == {"type": "ride_cancel", "ride_id": 3, "reason": "passenger_absent"}
     s.on_dispatch({"type": "ride_cancelled", "ride_id": 3, "reason": "passenger_absent", "next": "end"})
     assert s.ride.ride_id is None and s.ride.message == "Corrida encerrada: passageiro não apareceu."
     assert s.flag.state == DriverState.LIVRE
@@ -90,12 +89,15 @@ def test_a_refused_cancel_says_why_and_frees_the_buttons(tmp_path, clock):
     assert s.ride.ride_id == 3 and not s.ride.pending and "embarcar" in s.ride.message
 
 
-def test_the_offer_frame_brings_the_passenger_and_the_destination():
-    app = offer_to_app({"id": 4, "ride_id": 9, "status": "pending", "expires_at": "2026-03-04T10:00:20-03:00",
-                        "distance_m": 300, "reason": "", "pickup": {"lat": -21.1, "lon": -42.3, "address": "Praça"},
-                        "passenger": {"name": "Ana", "phone": "32999990000"},
-                        "destination": {"lat": -21.2, "lon": -42.4, "address": "Rodoviária"}})
-    assert app["passenger"] == {"name": "Ana", "phone": "32999990000"} and app["destination"]["address"] == "Rodoviária"
+def test_the_offer_frame_brings_the_passenger_and_the_destination(tmp_path, clock):
+    s = demo(tmp_path, clock)
+    s.on_dispatch(outbound.OFFER(offer={
+        "id": 4, "ride_id": 9, "status": "pending", "expires_at": (clock() + timedelta(seconds=20)).isoformat(),
+        "distance_m": 300, "reason": "", "pickup": {"lat": -21.1, "lon": -42.3, "address": "Praça"},
+        "passenger": {"name": "Ana", "phone": "32999990000"},
+        "destination": {"lat": -21.2, "lon": -42.4, "address": "Rodoviária"}}))
+    assert s.offer.passenger == {"name": "Ana", "phone": "32999990000"}
+    assert s.offer.destination_text == "Destino: Rodoviária"
 
 
 @pytest.mark.article("Art. 1, X", "Art. 9, VII")

@@ -293,10 +293,16 @@ def test_payment_screen_shows_a_pix_qr_that_decodes_to_the_fare(shots):
     assert [r.text for r in found] == [payload]  # the QR on the screen, read back from the screenshot
 
 
-def test_dispatch_messages_of_the_demo(shots):
+def test_dispatch_frames_of_the_demo(shots):
+    """The app sends the wire's frames only (taxiwire.inbound); a dispatched ride's a caminho and ocupado are the
+    central's own (offer_accept, ride_on_board), never sent as a status."""
+    from taxiwire import inbound
+
     sent = shots["_state"]["sent"]
-    assert [m["type"] for m in sent][:5] == ["status", "position", "rank_check_in", "accept", "status"]
-    assert {"type": "status", "state": "ocupado", "flag": 2, "at": "2026-03-04T22:00:00-03:00"} in sent
+    assert sent[0] == {"type": "status", "status": "livre"}
+    assert {m["type"] for m in sent} <= set(inbound.INBOUND["driver"])
+    kinds = [m["type"] for m in sent if m["type"] != "position"]
+    assert kinds[:5] == ["status", "rank_check_in", "offer_accept", "ride_arriving", "ride_on_board"]
 
 
 def test_large_touch_targets_keep_their_colours_at_night(shots):
