@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from backend.trips.models import Ride
 from dispatch import cabs, positions, storm_sql
-from dispatch.models import Cab, CabStatus, Offer
+from dispatch.models import Cab, CabStatus, Offer, RideShare
 from dispatch.ride_writes import lock_ride
 
 pytestmark = [
@@ -121,3 +121,19 @@ def test_the_cab_row_writers_still_exclude_each_other(cab):
             with connection.cursor() as cursor:
                 cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
             storm_sql.with_names([cab.pk], lock=True)
+
+
+def test_a_row_that_references_a_locked_ride_is_written_without_waiting(cab):
+    """``lock_ride`` (every ride-and-offer path's first lock) is ``FOR NO KEY UPDATE`` too: a passenger sharing the
+    ride while a ride step holds it is not queued behind that step; two ride steps still take turns."""
+    ride = Ride.objects.create(pickup_lat=-21.13, pickup_lon=-42.367, status="offered", created_by="operator")
+    with _held(lambda: lock_ride(ride.pk)):
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+            RideShare.objects.create(ride=ride, token_hash="0" * 64)
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+            lock_ride(ride.pk)
+    assert RideShare.objects.filter(ride=ride).exists()
