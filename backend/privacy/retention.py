@@ -117,6 +117,8 @@ def erase_passenger(passenger_id: int, now: datetime | None = None) -> Passenger
     once. Refused while a ride is open.
     """
     now = now or timezone.now()
+    # FOR UPDATE, not no_key: it must conflict with the FOR KEY SHARE a ride INSERT in flight holds on the passenger
+    # (its foreign key), so that the open-ride check below waits for that ride and sees it (docs/scaling.md).
     passenger = Passenger.objects.select_for_update().get(pk=passenger_id)
     Booking.objects.filter(passenger=passenger, status=BookingStatus.SCHEDULED).update(
         status=BookingStatus.CANCELLED, cancelled_at=now, note=_("Cancelado: o passageiro apagou seus dados (LGPD)."))

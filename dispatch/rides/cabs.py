@@ -59,7 +59,8 @@ def go_online_many(arrivals: list[tuple[Person, str | None]]) -> list[Cab | Disp
     cabs = connection_sql.lock_by_permit(sorted({permit.pk for permit in permits.values()}))
     for permit in permits.values():
         if permit.pk not in cabs:
-            cabs[permit.pk] = Cab.objects.select_for_update().get_or_create(permit=permit)[0]
+            # No key: a second connection of the same permit waits here; an offer's foreign key need not.
+            cabs[permit.pk] = Cab.objects.select_for_update(no_key=True).get_or_create(permit=permit)[0]
     drivers_connected = presence.drivers_connected([c.pk for c in cabs.values()])  # cab id -> person ids
     online, connections, changed = {}, [], {}
     for k, permit in permits.items():
@@ -186,8 +187,9 @@ def tell_the_no_longer_allowed(limit: int = RECHECK_PER_TICK) -> list[int]:
 def seen(permit_id: int) -> rank_services.CabSeen | None:
     """The cab's last flushed position and whether it serves a ride, for the rank check-in's every door. Its row is
     locked (the check-in's transaction): an accept of the same cab, which locks it too, goes before or after, so a
-    check-in never lands on a cab that has just taken a ride."""
-    row = Cab.objects.select_for_update().filter(permit_id=permit_id).values_list("lat", "lon", "status").first()
+    check-in never lands on a cab that has just taken a ride. No key: the accept's ``UPDATE … SET status`` takes
+    ``FOR NO KEY UPDATE``, which conflicts with this one (the guarantee); an offer's foreign key does not."""
+    row = Cab.objects.select_for_update(no_key=True).filter(permit_id=permit_id).values_list("lat", "lon", "status").first()
     if row is None:
         return None
     lat, lon, status = row

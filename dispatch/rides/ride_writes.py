@@ -18,8 +18,13 @@ from dispatch.models import Cab
 
 
 def lock_ride(ride_id: int, *, skip_locked: bool = False) -> Ride | None:
-    """The ride's row, locked for this transaction (the first lock of every ride-and-offer path); no join."""
-    return Ride.objects.select_for_update(skip_locked=skip_locked).filter(pk=ride_id).first()
+    """The ride's row, locked for this transaction (the first lock of every ride-and-offer path); no join.
+
+    ``FOR NO KEY UPDATE``: these paths write the ride's status, cab and times, never its id, and they exclude each
+    other as before (exactly one winner); what no longer waits is another transaction's INSERT that references the
+    ride (an SOS alert, a share), whose foreign key only needs the ride to exist. Every offer of a ride is written
+    under this lock or in the transaction that created the ride, so no offer race rests on the key lock."""
+    return Ride.objects.select_for_update(skip_locked=skip_locked, no_key=True).filter(pk=ride_id).first()
 
 
 def ride_closed(ride: Ride) -> DispatchError:

@@ -51,7 +51,8 @@ def record_street_trip(cab_id: int, *, started_at: datetime, stopped_at: datetim
     cannot read raises :class:`~backend.api_errors.LawViolation` (Art. 43).
     """
     with transaction.atomic():
-        cab = Cab.objects.select_for_update(of=("self",)).select_related("permit", "driver").get(pk=cab_id)
+        # No key: two sends of one trip and an accept's status write (FOR NO KEY UPDATE) still take turns on the cab.
+        cab = Cab.objects.select_for_update(of=("self",), no_key=True).select_related("permit", "driver").get(pk=cab_id)
         recorded = Ride.objects.select_related("cab", "passenger").filter(
             cab=cab, created_by__in=(STREET, RANK), on_board_at=started_at).first()
         if recorded is not None:  # the same trip sent again: answer as the first time

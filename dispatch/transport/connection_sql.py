@@ -35,8 +35,14 @@ def marks(values) -> str:
 
 
 def _lock_clause() -> str:
-    """Locks the cab rows only (PostgreSQL); SQLite's write transaction already holds the whole database."""
-    return " FOR UPDATE OF c" if connection.features.has_select_for_update_of else ""
+    """Locks the cab rows only (PostgreSQL); SQLite's write transaction already holds the whole database.
+
+    ``FOR NO KEY UPDATE``: the batches that take it write the cab's online, status, driver and facts, never its id or
+    permit (its keys), so the cab-row writers still exclude each other (one status, one connection count at a time),
+    while an offer's INSERT, whose foreign key takes ``FOR KEY SHARE`` on the cab, no longer queues behind a whole
+    batch: the 8-process tail of issue 33 (docs/scaling.md). The offer never depended on that wait: its cab was
+    chosen before it, and one pending offer per cab is the constraint's, not the lock's."""
+    return " FOR NO KEY UPDATE OF c" if connection.features.has_select_for_update_of else ""
 
 
 def _rows(sql: str, params) -> list[tuple]:
