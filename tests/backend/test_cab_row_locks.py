@@ -18,9 +18,10 @@ from django.db import OperationalError, connection, connections, transaction
 from django.utils import timezone
 
 from backend.trips.models import Ride
-from dispatch import cabs, positions, storm_sql
 from dispatch.models import Cab, CabStatus, Offer, RideShare
 from dispatch.ride_writes import lock_ride
+from dispatch.rides import cabs, positions
+from dispatch.transport import connection_sql
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -79,7 +80,7 @@ def cab(working_cab):
 
 def _old_for_update(cab):
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT c.id FROM {storm_sql.CAB} c WHERE c.id = %s FOR UPDATE OF c", [cab.pk])
+        cursor.execute(f"SELECT c.id FROM {connection_sql.CAB} c WHERE c.id = %s FOR UPDATE OF c", [cab.pk])
 
 
 def test_the_check_fails_when_the_cab_row_is_held_for_update(cab):
@@ -91,11 +92,11 @@ def test_the_check_fails_when_the_cab_row_is_held_for_update(cab):
 
 HOLDERS = {
     # A driver's status frame, batched (cabs.set_status_many): the row read and locked with its names, then written.
-    "status batch": lambda cab: (storm_sql.with_names([cab.pk], lock=True),
-                                 storm_sql.update([cab.pk], "status", CabStatus.FREE)),
+    "status batch": lambda cab: (connection_sql.with_names([cab.pk], lock=True),
+                                 connection_sql.update([cab.pk], "status", CabStatus.FREE)),
     # A reconnection (cabs.go_online_many) and a disconnection or offline sweep (cabs.go_offline_many, sweep_presence).
-    "connection batch": lambda cab: (storm_sql.lock_by_permit([cab.permit_id]), storm_sql.update([cab.pk], "online", True)),
-    "offline sweep": lambda cab: (storm_sql.with_names([cab.pk], lock=True), storm_sql.update([cab.pk], "online", True)),
+    "connection batch": lambda cab: (connection_sql.lock_by_permit([cab.permit_id]), connection_sql.update([cab.pk], "online", True)),
+    "offline sweep": lambda cab: (connection_sql.with_names([cab.pk], lock=True), connection_sql.update([cab.pk], "online", True)),
     # The rank check-in's read of the cab (cabs.seen), held for the check-in's transaction.
     "rank check-in": lambda cab: cabs.seen(cab.permit_id),
     # The position flush: one UPDATE of many cabs' positions, cells and zones.
@@ -116,11 +117,11 @@ def test_an_offer_to_a_cab_whose_row_is_held_does_not_wait(cab, path):
 
 def test_the_cab_row_writers_still_exclude_each_other(cab):
     """What the locks are for holds: a second status batch on the same cab waits for the first (and times out here)."""
-    with _held(lambda: storm_sql.with_names([cab.pk], lock=True)), pytest.raises(OperationalError, match="lock timeout"):
+    with _held(lambda: connection_sql.with_names([cab.pk], lock=True)), pytest.raises(OperationalError, match="lock timeout"):
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
-            storm_sql.with_names([cab.pk], lock=True)
+            connection_sql.with_names([cab.pk], lock=True)
 
 
 def test_a_row_that_references_a_locked_ride_is_written_without_waiting(cab):
