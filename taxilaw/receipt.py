@@ -17,7 +17,7 @@ from decimal import ROUND_DOWN, Decimal
 from typing import Iterable, Mapping, Sequence
 
 from .i18n import gettext_noop as _
-from .meter import MeterReading
+from .meter_data import MeterReading
 from .tariffs import Tariff
 
 CENT = Decimal("0.01")

@@ -1,7 +1,7 @@
 """Recording how a fare was paid, and the static Pix charge of a ride (docs/payments.md).
 
 Data flows one way: the API (``dispatch.payments``) asks :func:`record_payment`, which asks the law core
-(``taxilaw.split.check_payment`` and ``payment_collector``) and writes the payment once; the API then announces
+(``taxilaw.settlement.check_payment`` and ``payment_collector``) and writes the payment once; the API then announces
 the ride to its passenger and the operators.
 """
 
@@ -19,7 +19,7 @@ from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Person
 from backend.trips.models import Ride, RideStatus
 from taxilaw import pix
-from taxilaw.split import (
+from taxilaw.settlement import (
     METHOD_CARD,
     METHOD_PIX,
     PIX_TO_DRIVER,
@@ -91,7 +91,7 @@ class PixCharge:
 def pix_charge(ride: Ride) -> PixCharge | None:
     """The BR Code for the ride's fare on the receiver's key; ``None`` without a fare or a key.
 
-    A fare held for DIMUTRAN's review is refused with its pt-BR reason (``taxilaw.split.check_charge``)."""
+    A fare held for DIMUTRAN's review is refused with its pt-BR reason (``taxilaw.settlement.check_charge``)."""
     require(check_charge(ride.fare_held), "ride")
     receiver = pix_receiver_of(ride) if ride.driver_id else None
     key = PixKey.objects.filter(person=receiver).first() if receiver else None

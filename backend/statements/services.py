@@ -32,11 +32,9 @@ from django.utils.translation import gettext_noop
 from backend.api_errors import refuse, require
 from backend.registry.models import Auxiliary, Permit, Person
 from backend.trips.models import Ride, RideStatus
+from taxilaw.settlement import METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER
 from taxilaw.split import (
     LAW_SPLIT,
-    METHOD_UNRECORDED,
-    PARTY_AUXILIARY,
-    PARTY_HOLDER,
     SplitAgreement,
     check_regime,
     split_gross,

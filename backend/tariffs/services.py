@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from backend.api_errors import refuse, require
 from backend.parameters.selectors import current_parameters
-from taxilaw import meter as meter_law
+from taxilaw import meter_check, meter_data
 from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
@@ -163,7 +163,7 @@ def recompute_study(study: TariffStudy) -> TariffStudy:
 @dataclass(frozen=True)
 class Recomputation:
     tariff: law.Tariff
-    reading: meter_law.MeterReading
+    reading: meter_data.MeterReading
     phone_total: Decimal
     tolerance: Decimal
     decision: Decision
@@ -180,7 +180,7 @@ class Recomputation:
         return self.phone_total if self.correction is None else self.correction.apply(self.phone_total)
 
 
-def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started_at: datetime | None = None,
+def recompute_trip(trace: Iterable[meter_data.Fix], phone_total: Decimal, started_at: datetime | None = None,
                    stopped_at: datetime | None = None, regime: MeterRegime | None = None) -> Recomputation:
     """Re-run the meter over an uploaded trace and compare with the phone (Art. 43, Art. 45, §5).
 
@@ -206,23 +206,23 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     except ParameterMissing:
         refuse("Art. 43", "trip_before_parameters",
                gettext_noop("Não há limites do taxímetro em vigor em {day}; confira a data do início."), "started_at", day=day)
-    require(*meter_law.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
+    require(*meter_check.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
     try:
         tariff = regime.tariff if regime is not None and regime.decision else selectors.tariff_in_force(day)
     except law.NoTariffInForce:
         refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
                day=day)
     config = selectors.meter_config(day)  # what the phone was given (Art. 43)
-    params = meter_law.MeterParams.from_dict(config["params"])
+    params = meter_data.MeterParams.from_dict(config["params"])
     holidays = frozenset(date.fromisoformat(d) for d in config["holidays"])
     try:
-        reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
+        reading = meter_check.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
     except (ValueError, TypeError, ArithmeticError) as exc:
         refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), "trace", error=str(exc))
     tolerance = selectors.compare_tolerance(day)
     phone = Decimal(str(phone_total))
-    hold = meter_law.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
+    hold = meter_check.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
                                tolerance=tolerance)
     correction = regime.correction if regime is not None and regime.decision else None
-    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance), hold,
+    return Recomputation(tariff, reading, phone, tolerance, meter_check.compare(phone, reading.total, tolerance), hold,
                          correction)

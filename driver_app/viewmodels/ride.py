@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional
 
 from taxilaw.cancellation import REASON_LABELS, CancelReason
-from taxilaw.meter import Fix
+from taxilaw.meter_data import Fix
 
 from ..clients import DispatchClient
 from ..formatting import mmss

@@ -4,21 +4,23 @@ from datetime import date, datetime
 
 import pytest
 
-from taxilaw.contests import (
+from taxilaw.contest_scoring import (
     Candidate,
-    CommissionBody,
-    CommissionMember,
     allocate,
-    check_commission,
     classify_candidates,
     experience_points,
-    fleet_cap,
-    may_open_contest,
-    may_schedule_contest,
     model_year_points,
     no_accident_points,
     score,
     vehicle_admissible,
+)
+from taxilaw.contests import (
+    CommissionBody,
+    CommissionMember,
+    check_commission,
+    fleet_cap,
+    may_open_contest,
+    may_schedule_contest,
 )
 from taxilaw.parameters import DatedValue, Parameters, default_parameters
 

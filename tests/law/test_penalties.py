@@ -5,38 +5,42 @@ from decimal import Decimal
 
 import pytest
 
-from taxilaw.parameters import DatedValue, Parameters, default_parameters
-from taxilaw.penalties import (
-    INFRACTION_CATALOGUE_SEED,
+from taxilaw.appeal_judgment import (
     PENALTY_SEVERITY,
-    AppealInstance,
-    FineGroup,
-    PenaltyKind,
-    PenaltyLine,
-    PriorPenalty,
-    appeal_deadline,
-    assess_fine,
-    base_fine,
-    cumulate,
-    defence_deadline,
-    group_fine,
     inquiry_archive_reason,
     inquiry_trigger_holds,
-    is_recidivism,
+    may_judge_partially,
+    may_reduce,
+    reduced_fine_range,
+    refund_on_reduction,
+    severity,
+)
+from taxilaw.due_process import (
+    AppealInstance,
+    appeal_deadline,
+    defence_deadline,
     judgment_notice_deadline,
     may_appeal,
     may_complain,
     may_decide,
     may_dismiss_complaint,
     may_file_defence,
-    may_impose,
-    may_judge_partially,
     may_notify,
     may_notify_judgment,
-    may_reduce,
-    reduced_fine_range,
-    refund_on_reduction,
-    severity,
+)
+from taxilaw.parameters import DatedValue, Parameters, default_parameters
+from taxilaw.penalties import (
+    INFRACTION_CATALOGUE_SEED,
+    FineGroup,
+    PenaltyKind,
+    PenaltyLine,
+    PriorPenalty,
+    assess_fine,
+    base_fine,
+    cumulate,
+    group_fine,
+    is_recidivism,
+    may_impose,
     suspension_period,
 )
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taxilaw.split import (
+from taxilaw.settlement import (
     METHOD_CARD,
     METHOD_CASH,
     METHOD_PIX,
@@ -15,12 +15,12 @@ from taxilaw.split import (
     PARTY_HOLDER,
     PIX_TO_HOLDER,
     Payment,
-    SplitAgreement,
     check_payment,
     payment_collector,
     settle,
     settle_week,
 )
+from taxilaw.split import SplitAgreement
 
 CONTRACT_40 = SplitAgreement("contract", Decimal("40"), witnesses=2)
 CTPS = SplitAgreement("ctps")

@@ -16,7 +16,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.models import RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
-from taxilaw import clock
+from taxilaw import appeal_judgment, clock, due_process
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
 from taxilaw.i18n import gettext_noop
@@ -49,15 +49,15 @@ def file_appeal(
     only while the dated parameter ``appeal_deposit_required`` says so (not since STF Súmula Vinculante 21); a deposit
     given is recorded and refunded as the judgment decides."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
-    instance = law.AppealInstance(instance)
+    instance = due_process.AppealInstance(instance)
     if decision.status != PenaltyDecision.Status.IN_FORCE:
         _refuse("Art. 63, §3", "nothing_to_appeal", gettext_noop("Não há penalidade em vigor a recorrer."))
     if decision.appeals.filter(instance=instance.value).exists():
         _refuse("Art. 63, §3", "appeal_exists", gettext_noop("Já há recurso nesta instância."), "instance")
-    if instance is law.AppealInstance.COMUTRAM:
+    if instance is due_process.AppealInstance.COMUTRAM:
         notified_on = decision.notified_on
     else:
-        first = decision.appeals.filter(instance=law.AppealInstance.COMUTRAM.value).first()
+        first = decision.appeals.filter(instance=due_process.AppealInstance.COMUTRAM.value).first()
         if first is None or first.result == Appeal.Result.PENDING or first.judgment_notified_on is None:
             _refuse(
                 "Art. 63, §3", "first_instance_pending",
@@ -72,7 +72,7 @@ def file_appeal(
     new_deposit = deposit_amount if (deposit_receipt and deposit_amount is not None) else Decimal("0")
     deposit_proved = already + new_deposit >= owed
     require(
-        law.may_appeal(
+        due_process.may_appeal(
             instance, notified_on=notified_on, filed_on=filed_on, against_fine=bool(fines),
             deposit_proved=deposit_proved, municipal_holidays=municipal_holidays(),
             deposit_required=bool(int(current_parameters().as_of("appeal_deposit_required", filed_on))),
@@ -128,7 +128,7 @@ def _judgment_result(granted: Optional[bool], result: Optional[str]) -> str:
 
 def _plan_reductions(appeal: Appeal, judged_on: date, judgment_text: str, reductions: Sequence[ReductionChoice]) -> list[_PlannedReduction]:
     """Check every reduction of a partial judgment against the law core, writing nothing (Art. 63, §3, Art. 54-59)."""
-    require(law.may_judge_partially(judgment_text, len(reductions)), "reductions")
+    require(appeal_judgment.may_judge_partially(judgment_text, len(reductions)), "reductions")
     decision = appeal.decision
     auto = decision.auto
     in_force = {p.pk: p for p in decision.penalties.select_related("infraction") if p.annulled_on is None}
@@ -148,8 +148,8 @@ def _plan_reductions(appeal: Appeal, judged_on: date, judgment_text: str, reduct
         spec = penalty.infraction.to_law()
         kind = law.PenaltyKind(choice.kind)
         has_fine = spec.group is not None or spec.fine_ufm is not None
-        fine_range = law.reduced_fine_range(spec, auto.committed_on, params, priors) if kind is law.PenaltyKind.FINE and has_fine else None
-        verdict = law.may_reduce(
+        fine_range = appeal_judgment.reduced_fine_range(spec, auto.committed_on, params, priors) if kind is law.PenaltyKind.FINE and has_fine else None
+        verdict = appeal_judgment.may_reduce(
             spec,
             law.PenaltyLine(spec.code, law.PenaltyKind(penalty.kind), penalty.amount, penalty.starts_on, penalty.ends_on),
             law.PenaltyLine(spec.code, kind, choice.amount, choice.starts_on, choice.ends_on),
@@ -205,7 +205,7 @@ def judge_appeal(
 
     Granted, the penalties are annulled: suspension lifted, deposit refunded.
     Granted in part (``result="partial"``), the infraction stands and each
-    penalty in ``reductions`` is lightened (:func:`taxilaw.penalties.may_reduce`):
+    penalty in ``reductions`` is lightened (:func:`taxilaw.appeal_judgment.may_reduce`):
     what the deposit holds beyond the fine that remains is refunded
     (Art. 63, §5), a suspension in force is shortened or lifted. Either way a
     revocation inquiry whose trigger fell is archived with a reference to the
@@ -247,7 +247,7 @@ def _annul(decision: PenaltyDecision, on: date) -> None:
 def _refund_excess(penalty: Penalty, fine_after: Optional[Decimal], on: date) -> Decimal:
     """Refund what the deposit (or a payment) holds beyond the fine that remains (Art. 63, §5); a row is split when only part returns."""
     rows = list(penalty.payments.select_for_update().filter(refunded_on__isnull=True))
-    excess = law.refund_on_reduction(sum((r.amount for r in rows), Decimal("0")), fine_after)
+    excess = appeal_judgment.refund_on_reduction(sum((r.amount for r in rows), Decimal("0")), fine_after)
     left = excess
     # deposits first (they exist for the appeal), the latest first
     for row in sorted(rows, key=lambda r: (r.kind != FinePayment.Kind.DEPOSIT, -r.paid_on.toordinal(), -r.pk)):
@@ -314,12 +314,12 @@ def _archive_inquiries(appeal: Appeal, on: date) -> None:
     decision = appeal.decision
     for penalty in decision.penalties.filter(inquiry__isnull=False):
         kind_after = None if penalty.annulled_on else penalty.kind
-        if law.inquiry_trigger_holds(kind_after):
+        if appeal_judgment.inquiry_trigger_holds(kind_after):
             continue
         inquiry = RevocationInquiry.objects.select_for_update().get(pk=penalty.inquiry_id)
         if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
             continue  # already decided by the inquiry itself: see docs/readings-enforcement.md
-        reason = law.inquiry_archive_reason(
+        reason = appeal_judgment.inquiry_archive_reason(
             auto=decision.auto.number, appeal=appeal.pk, instance=appeal.instance, judged_on=on, kind_after=kind_after
         )
         inquiry.outcome = RevocationInquiry.Outcome.DISMISSED
@@ -338,7 +338,7 @@ def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
     if appeal.judgment_notified_on is not None:
         _refuse("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), "notified_on", on=appeal.judgment_notified_on)
     require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §4", "ciência do julgamento"), "notified_on")
-    require(law.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
+    require(due_process.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
     appeal.judgment_notified_on = notified_on
     appeal.save(update_fields=["judgment_notified_on"])
     return appeal

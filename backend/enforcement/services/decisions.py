@@ -14,7 +14,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
-from taxilaw import clock
+from taxilaw import clock, due_process
 from taxilaw import penalties as law
 from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
@@ -65,7 +65,7 @@ def decide(
     if auto.status != AutoDeInfracao.Status.OPEN:
         _refuse("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
     defence = Defence.objects.filter(auto=auto).first()
-    require(law.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
+    require(due_process.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
     if not upheld:
         auto.status = AutoDeInfracao.Status.DISMISSED
         auto.save(update_fields=["status"])
@@ -137,7 +137,7 @@ def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyD
     if decision.notified_on is not None:
         _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
     require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §2", "notificação"), "notified_on")
-    require(law.may_notify(decision.decided_on, notified_on), "notified_on")
+    require(due_process.may_notify(decision.decided_on, notified_on), "notified_on")
     decision.notified_on = notified_on
     decision.save(update_fields=["notified_on"])
     return decision

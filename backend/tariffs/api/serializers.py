@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField, PlaceSerializer
-from taxilaw import meter as meter_law
+from taxilaw import meter_data
 from taxilaw import tariffs as law
 from taxilaw.tariff_study import COST_ITEMS
 
@@ -135,7 +135,7 @@ class RecomputeSerializer(serializers.Serializer):
         return attrs
 
     def fixes(self):
-        return [meter_law.Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in self.validated_data["trace"]]
+        return [meter_data.Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in self.validated_data["trace"]]
 
 
 def tariff_payload(tariff: law.Tariff | None) -> dict | None:
