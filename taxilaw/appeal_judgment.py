@@ -10,7 +10,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Iterable, Optional
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .due_process import AppealInstance
 from .i18n import gettext_noop
 from .parameters import Parameters
@@ -229,3 +229,53 @@ def inquiry_archive_reason(*, auto: str, appeal: object, instance: AppealInstanc
         gettext_noop("Arquivado: a revogação imposta no auto {auto} foi reduzida a “{kind}” no recurso nº {appeal} ({instance}), julgado em {judged_on} (Art. 63, §3)."),
         {**facts, "kind": PenaltyKind(kind_after).label},
     )
+
+
+# ------------------------------------------------------------- registering the judgment (63, §3)
+
+#: The three outcomes of an appeal (Art. 63, §3): upheld (improvido), granted (provido), granted in part.
+JUDGMENT_RESULTS = ("upheld", "granted", "partial")
+
+
+def judgment_result_valid(result: str) -> Decision:
+    """An appeal is granted, granted in part or upheld (Art. 63, §3)."""
+    if result not in JUDGMENT_RESULTS:
+        return refused(
+            "Art. 63, §3", "judgment_result_invalid",
+            gettext_noop("O julgamento deve prover, prover em parte ou negar provimento ao recurso."),
+        )
+    return Decision.allow("Art. 63, §3")
+
+
+def appeal_still_pending(pending: bool) -> Decision:
+    """An appeal is judged once (Art. 63, §3)."""
+    if not pending:
+        return refused("Art. 63, §3", "appeal_already_judged", gettext_noop("Este recurso já foi julgado."))
+    return Decision.allow("Art. 63, §3")
+
+
+def judged_after_filing(filed_on: date, judged_on: Optional[date]) -> Decision:
+    """A judgment has a date, not before the appeal it judges (Art. 63, §3)."""
+    if judged_on is None or judged_on < filed_on:
+        return refused(
+            "Art. 63, §3", "judgment_before_appeal", gettext_noop("O julgamento não pode anteceder o recurso ({on})."), on=filed_on)
+    return Decision.allow("Art. 63, §3")
+
+
+def reductions_only_when_partial(partial: bool, reductions: int) -> Decision:
+    """Only an appeal granted in part reduces penalties (Art. 63, §3)."""
+    if reductions and not partial:
+        return refused(
+            "Art. 63, §3", "reductions_only_when_partial", gettext_noop("Penalidades reduzidas só cabem no provimento parcial."))
+    return Decision.allow("Art. 63, §3")
+
+
+def reduction_of_a_penalty_in_force(in_force: bool, already_named: bool, penalty: object) -> Decision:
+    """A reduction names a penalty in force of the decision appealed, once (Art. 63, §3)."""
+    if not in_force or already_named:
+        return refused(
+            "Art. 63, §3", "reduction_penalty_invalid",
+            gettext_noop("A penalidade {penalty} não é uma penalidade em vigor da decisão recorrida, ou foi indicada mais de uma vez."),
+            penalty=penalty,
+        )
+    return Decision.allow("Art. 63, §3")

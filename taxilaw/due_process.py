@@ -12,7 +12,7 @@ from datetime import date
 from typing import Collection, Optional, Sequence
 
 from .calendar import day_term_end
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .penalties import APPEAL_DAYS, DEFENCE_DAYS, JUDGMENT_NOTICE_DAYS
 
@@ -281,3 +281,44 @@ def may_deliver_copy(issued_on: date, delivered_on: date, already_delivered_on: 
         return Decision.refuse(Reason("Art. 62", "copy_before_auto",
                                       gettext_noop("A cópia não pode ser entregue antes da lavratura ({on})."), {"on": issued_on}))
     return Decision.allow("Art. 62")
+
+
+# ------------------------------------------------ filing an appeal and its judgment's notice (63, §3-§4)
+
+
+def appeal_has_object(penalty_in_force: bool) -> Decision:
+    """An appeal is against a penalty decision in force (Art. 63, §3)."""
+    if not penalty_in_force:
+        return refused("Art. 63, §3", "nothing_to_appeal", gettext_noop("Não há penalidade em vigor a recorrer."))
+    return Decision.allow("Art. 63, §3")
+
+
+def instance_not_yet_appealed(already_appealed: bool) -> Decision:
+    """One appeal per instance, COMUTRAM then the Mayor (Art. 63, §3)."""
+    if already_appealed:
+        return refused("Art. 63, §3", "appeal_exists", gettext_noop("Já há recurso nesta instância."))
+    return Decision.allow("Art. 63, §3")
+
+
+def second_instance_open(first_judged_and_notified: bool) -> Decision:
+    """The Mayor hears an appeal only after COMUTRAM judged the first and the infractor was told (Art. 63, §3)."""
+    if not first_judged_and_notified:
+        return refused(
+            "Art. 63, §3", "first_instance_pending",
+            gettext_noop("O recurso ao Prefeito cabe depois do julgamento do COMUTRAM, notificado ao infrator (Art. 63, §3)."),
+        )
+    return Decision.allow("Art. 63, §3")
+
+
+def judgment_to_notify(judged: bool) -> Decision:
+    """Only a judged appeal has a judgment to notify (Art. 63, §4)."""
+    if not judged:
+        return refused("Art. 63, §4", "appeal_not_judged", gettext_noop("O recurso ainda não foi julgado."))
+    return Decision.allow("Art. 63, §4")
+
+
+def judgment_not_yet_notified(notified_on: Optional[date]) -> Decision:
+    """The infractor is told of a judgment once (Art. 63, §4)."""
+    if notified_on is not None:
+        return refused("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), on=notified_on)
+    return Decision.allow("Art. 63, §4")

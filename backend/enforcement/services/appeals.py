@@ -11,7 +11,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.models import RevocationInquiry, Suspension
@@ -19,7 +18,6 @@ from backend.registry.services import permits as permit_services
 from taxilaw import appeal_judgment, clock, due_process
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
-from taxilaw.i18n import gettext_noop
 
 from .. import selectors
 from ..models import (
@@ -50,19 +48,14 @@ def file_appeal(
     given is recorded and refunded as the judgment decides."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
     instance = due_process.AppealInstance(instance)
-    if decision.status != PenaltyDecision.Status.IN_FORCE:
-        _refuse("Art. 63, §3", "nothing_to_appeal", gettext_noop("Não há penalidade em vigor a recorrer."))
-    if decision.appeals.filter(instance=instance.value).exists():
-        _refuse("Art. 63, §3", "appeal_exists", gettext_noop("Já há recurso nesta instância."), "instance")
+    require(due_process.appeal_has_object(decision.status == PenaltyDecision.Status.IN_FORCE))
+    require(due_process.instance_not_yet_appealed(decision.appeals.filter(instance=instance.value).exists()), "instance")
     if instance is due_process.AppealInstance.COMUTRAM:
         notified_on = decision.notified_on
     else:
         first = decision.appeals.filter(instance=due_process.AppealInstance.COMUTRAM.value).first()
-        if first is None or first.result == Appeal.Result.PENDING or first.judgment_notified_on is None:
-            _refuse(
-                "Art. 63, §3", "first_instance_pending",
-                gettext_noop("O recurso ao Prefeito cabe depois do julgamento do COMUTRAM, notificado ao infrator (Art. 63, §3)."), "instance",
-            )
+        judged = first is not None and first.result != Appeal.Result.PENDING and first.judgment_notified_on is not None
+        require(due_process.second_instance_open(judged), "instance")
         notified_on = first.judgment_notified_on
     fines = _fines(decision)
     owed = sum((p.amount for p in fines), Decimal("0"))
@@ -121,8 +114,7 @@ def _judgment_result(granted: Optional[bool], result: Optional[str]) -> str:
         if granted is None:
             raise ValueError("judge_appeal needs granted or result")
         return Appeal.Result.GRANTED if granted else Appeal.Result.UPHELD
-    if result not in (Appeal.Result.UPHELD, Appeal.Result.GRANTED, Appeal.Result.PARTIAL):
-        _refuse("Art. 63, §3", "judgment_result_invalid", gettext_noop("O julgamento deve prover, prover em parte ou negar provimento ao recurso."), "result")
+    require(appeal_judgment.judgment_result_valid(result), "result")
     return Appeal.Result(result).value
 
 
@@ -138,12 +130,8 @@ def _plan_reductions(appeal: Appeal, judged_on: date, judgment_text: str, reduct
     verdicts, plan = [], []
     for choice in reductions:
         penalty = in_force.get(choice.penalty.pk)
-        if penalty is None or penalty.pk in seen:
-            _refuse(
-                "Art. 63, §3", "reduction_penalty_invalid",
-                gettext_noop("A penalidade {penalty} não é uma penalidade em vigor da decisão recorrida, ou foi indicada mais de uma vez."),
-                "reductions", penalty=choice.penalty.pk,
-            )
+        require(appeal_judgment.reduction_of_a_penalty_in_force(
+            penalty is not None, penalty is not None and penalty.pk in seen, choice.penalty.pk), "reductions")
         seen.add(penalty.pk)
         spec = penalty.infraction.to_law()
         kind = law.PenaltyKind(choice.kind)
@@ -177,16 +165,10 @@ def check_judgment(
 
 
 def _validate_judgment(appeal: Appeal, judged_on: Optional[date], result: str, judgment_text: str, reductions: Sequence[ReductionChoice]):
-    if appeal.result != Appeal.Result.PENDING:
-        _refuse("Art. 63, §3", "appeal_already_judged", gettext_noop("Este recurso já foi julgado."))
-    if judged_on is None or judged_on < appeal.filed_on:
-        _refuse("Art. 63, §3", "judgment_before_appeal", gettext_noop("O julgamento não pode anteceder o recurso ({on})."), "judged_on", on=appeal.filed_on)
+    require(appeal_judgment.appeal_still_pending(appeal.result == Appeal.Result.PENDING))
+    require(appeal_judgment.judged_after_filing(appeal.filed_on, judged_on), "judged_on")
     if result != Appeal.Result.PARTIAL:
-        if reductions:
-            _refuse(
-                "Art. 63, §3", "reductions_only_when_partial",
-                gettext_noop("Penalidades reduzidas só cabem no provimento parcial."), "reductions",
-            )
+        require(appeal_judgment.reductions_only_when_partial(False, len(reductions)), "reductions")
         return []
     return _plan_reductions(appeal, judged_on, judgment_text, reductions)
 
@@ -333,10 +315,8 @@ def _archive_inquiries(appeal: Appeal, on: date) -> None:
 def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
     """Tell the infractor the appeal's judgment within 10 days of it (Art. 63, §4)."""
     appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
-    if appeal.judged_on is None:
-        _refuse("Art. 63, §4", "appeal_not_judged", gettext_noop("O recurso ainda não foi julgado."))
-    if appeal.judgment_notified_on is not None:
-        _refuse("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), "notified_on", on=appeal.judgment_notified_on)
+    require(due_process.judgment_to_notify(appeal.judged_on is not None))
+    require(due_process.judgment_not_yet_notified(appeal.judgment_notified_on), "notified_on")
     require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §4", "ciência do julgamento"), "notified_on")
     require(due_process.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
     appeal.judgment_notified_on = notified_on
