@@ -102,8 +102,6 @@ NOT_YET_MOVED: dict[str, int] = {
     "backend/registry/services/auxiliaries.py": 6,
     "backend/registry/services/permits.py": 3,
     "backend/registry/services/revocation.py": 5,
-    "backend/registry/services/taximeters.py": 4,
-    "backend/registry/services/transfers.py": 3,
     "backend/registry/services/vehicles.py": 4,
     "backend/statements/services.py": 1,
     "backend/tariffs/admin.py": 1,
