@@ -104,9 +104,6 @@ NOT_YET_MOVED: dict[str, int] = {
     "backend/registry/services/revocation.py": 5,
     "backend/registry/services/vehicles.py": 4,
     "backend/statements/services.py": 1,
-    "backend/tariffs/admin.py": 1,
-    "backend/tariffs/api/serializers.py": 1,
-    "backend/tariffs/services.py": 9,
     "zones/geojson.py": 12,
 }
 

@@ -23,7 +23,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, Callable, Collection, Optional
 
 from taxilaw.flags import Flag
-from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
+from taxilaw.meter import Meter
+from taxilaw.meter_data import DEFAULT_METER_PARAMS, Fix, MeterParams, MeterReading
 from taxilaw.tariffs import Tariff, apply_correction
 
 from ..background import Background
