@@ -100,9 +100,7 @@ NOT_YET_MOVED: dict[str, int] = {
     "backend/ranks/services/ranks.py": 1,
     "backend/registry/compliance.py": 2,
     "backend/registry/services/auxiliaries.py": 6,
-    "backend/registry/services/permits.py": 3,
     "backend/registry/services/revocation.py": 5,
-    "backend/registry/services/vehicles.py": 4,
     "backend/statements/services.py": 1,
     "zones/geojson.py": 12,
 }
