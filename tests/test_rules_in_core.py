@@ -100,7 +100,6 @@ NOT_YET_MOVED: dict[str, int] = {
     "backend/ranks/services/ranks.py": 1,
     "backend/registry/compliance.py": 2,
     "backend/registry/services/auxiliaries.py": 6,
-    "backend/registry/services/revocation.py": 5,
     "backend/statements/services.py": 1,
     "zones/geojson.py": 12,
 }
