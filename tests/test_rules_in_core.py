@@ -99,7 +99,6 @@ NOT_YET_MOVED: dict[str, int] = {
     "backend/payments/services.py": 1,
     "backend/ranks/services/ranks.py": 1,
     "backend/registry/compliance.py": 2,
-    "backend/registry/services/auxiliaries.py": 6,
     "backend/statements/services.py": 1,
     "zones/geojson.py": 12,
 }
