@@ -322,3 +322,35 @@ def judgment_not_yet_notified(notified_on: Optional[date]) -> Decision:
     if notified_on is not None:
         return refused("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), on=notified_on)
     return Decision.allow("Art. 63, §4")
+
+
+# ------------------------------------------------------- the acts on an auto and its decision (58, 63)
+
+
+def defence_open(auto_open: bool, defence_filed: bool) -> Decision:
+    """One written defence, while the auto is open (Art. 63, §1)."""
+    if not auto_open or defence_filed:
+        return refused("Art. 63, §1", "defence_not_open", gettext_noop("Não cabe mais defesa neste auto."))
+    return Decision.allow("Art. 63, §1")
+
+
+def auto_open_to_decide(auto_open: bool) -> Decision:
+    """An auto is judged once (Art. 63)."""
+    if not auto_open:
+        return refused("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
+    return Decision.allow("Art. 63")
+
+
+def one_penalty_per_infraction(infractions: Collection[object], chosen: Sequence[object]) -> Decision:
+    """Each infraction of the auto gets its penalty, cumulatively (Art. 58): ``chosen`` names each infraction once."""
+    if set(chosen) != set(infractions) or len(set(chosen)) != len(chosen):
+        return refused("Art. 58", "one_penalty_per_infraction",
+                       gettext_noop("Aplique uma penalidade a cada infração do auto, cumulativamente (Art. 58)."))
+    return Decision.allow("Art. 58")
+
+
+def decision_not_yet_notified(notified_on: Optional[date]) -> Decision:
+    """The infractor is notified of a decision once; the appeal term runs from it (Art. 63, §2)."""
+    if notified_on is not None:
+        return refused("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), on=notified_on)
+    return Decision.allow("Art. 63, §2")

@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Optional, Sequence
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .parameters import Parameters
 
@@ -330,3 +330,17 @@ def cumulate(lines: Sequence[PenaltyLine]) -> PenaltyPlan:
     if len(lines) > 1:
         articles.insert(0, "Art. 58")
     return PenaltyPlan(tuple(lines), total, Decision.allow(*articles), True)
+
+
+# ------------------------------------------------------------ paying a fine (54, c)
+
+
+def may_pay_fine(fine_in_force: bool, due: Decimal, amount: Decimal) -> Decision:
+    """A fine in force is paid once, exactly what is due, to the cent (Art. 54, c)."""
+    if not fine_in_force:
+        return refused("Art. 54, c", "not_a_fine_in_force", gettext_noop("Esta penalidade não é uma multa em vigor."))
+    if due <= 0:
+        return refused("Art. 54, c", "fine_already_paid", gettext_noop("Esta multa já está paga."))
+    if to_cents(amount) != due:
+        return refused("Art. 54, c", "wrong_amount", gettext_noop("O valor devido é R$ {due}."), due=str(due).replace(".", ","))
+    return Decision.allow("Art. 54, c")

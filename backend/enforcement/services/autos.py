@@ -9,12 +9,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Auxiliary, Permit, Person
 from taxilaw import clock, due_process
-from taxilaw.i18n import gettext_noop
 
 from ..models import (
     AutoDeInfracao,
@@ -83,7 +81,6 @@ def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
 def file_defence(*, auto: AutoDeInfracao, text: str, filed_on: date) -> Defence:
     """The written defence, within 5 days of receiving the auto (Art. 63, §1)."""
     auto = _locked(auto)
-    if auto.status != AutoDeInfracao.Status.OPEN or Defence.objects.filter(auto=auto).exists():
-        _refuse("Art. 63, §1", "defence_not_open", gettext_noop("Não cabe mais defesa neste auto."))
+    require(due_process.defence_open(auto.status == AutoDeInfracao.Status.OPEN, Defence.objects.filter(auto=auto).exists()))
     require(due_process.may_file_defence(auto.copy_delivered_on, filed_on, municipal_holidays()), "filed_on")
     return Defence.objects.create(auto=auto, text=text, filed_on=filed_on)
