@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Optional
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop as _
 from .split import CENT, LAW_SPLIT, SplitAgreement, split_by_agreement
 
@@ -169,3 +169,31 @@ def settle_week(payments: Iterable[Payment], agreement: SplitAgreement = LAW_SPL
     gross = sum((Decimal(str(p.fare)) for p in payments), Decimal("0.00"))
     auxiliary, holder = split_by_agreement(gross, agreement)
     return settle(payments, auxiliary, holder)
+
+
+# --- recording a payment (Art. 43: the fare of a completed ride, paid once) --------------------------------------
+
+
+def ride_payable(found: bool, completed: bool) -> Decision:
+    """A driver records the payment of a ride of their own that was completed (Art. 43)."""
+    if not found:
+        return refused("Art. 43", "payment_ride_not_found", _("Corrida não encontrada entre as suas."))
+    if not completed:
+        return refused("Art. 43", "payment_ride_not_completed", _("Só se registra o pagamento de uma corrida concluída."))
+    return Decision.allow("Art. 43")
+
+
+def payment_not_recorded(already_recorded: bool) -> Decision:
+    """A payment is recorded once (Art. 43)."""
+    if already_recorded:
+        return refused("Art. 43", "payment_already_recorded",
+                       _("O pagamento desta corrida já foi registrado; um pagamento não se registra duas vezes."))
+    return Decision.allow("Art. 43")
+
+
+def ride_not_counted(counted_by_closed_statement: bool) -> Decision:
+    """A ride a closed statement counted has its settlement closed: no payment is recorded on it (Art. 43)."""
+    if counted_by_closed_statement:
+        return refused("Art. 43", "payment_week_closed",
+                       _("Esta corrida já foi contada num extrato fechado; o pagamento não pode mais ser registrado."))
+    return Decision.allow("Art. 43")

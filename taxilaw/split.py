@@ -27,7 +27,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Optional, Sequence
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .flags import MURIAE_TZ, local_time
 from .i18n import gettext_noop as _
 
@@ -333,3 +333,22 @@ def split_week(gross: Decimal, at: datetime | date, agreement: Optional[SplitAgr
     articles = ("Art. 1, §3",) if agreement.kind == "law" else ("Art. 1, §3", "Art. 1, §6")
     return WeeklySplit(monday, monday + timedelta(days=6), Decimal(str(gross)), aux, holder,
                        agreement.percent, 0, articles)
+
+
+def week_closable(monday: date, ended: bool) -> Decision:
+    """A week's statements are closed from the Monday after it, once it ended (Art. 1, §3: the gross is weekly)."""
+    if monday.weekday() != 0:
+        return refused("Art. 1, §3", "statement_not_monday", _("A semana começa na segunda-feira ({day} não é)."), day=monday)
+    if not ended:
+        return refused("Art. 1, §3", "statement_week_open",
+                       _("A semana de {day} ainda não terminou: só pode ser fechada a partir da segunda-feira seguinte."),
+                       day=monday)
+    return Decision.allow("Art. 1, §3")
+
+
+def week_not_closed(already_closed: bool, monday: date) -> Decision:
+    """A week is closed once; a closed statement is never redone (Art. 1, §3)."""
+    if already_closed:
+        return refused("Art. 1, §3", "statement_week_closed",
+                       _("A semana de {day} já foi fechada; um extrato fechado nunca é refeito."), day=monday)
+    return Decision.allow("Art. 1, §3")
