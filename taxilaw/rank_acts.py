@@ -9,7 +9,7 @@ from typing import Optional
 
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
-from .ranks import RankCategory, RankFacts, RankZone, rank_is_open
+from .ranks import RankCategory, RankFacts, RankZone, may_swap, rank_is_open
 
 # --- acts on ranks: what DIMUTRAN and the drivers may do (Art. 22, 23, 25, 26, Art. 9, V) -----------
 
@@ -178,3 +178,11 @@ def may_queue_at_rank(serving_ride: bool) -> Decision:
     return _one(Reason("Art. 22", "checkin_cab_not_free",
                        _("O táxi está atendendo uma corrida; a chegada ao ponto só é registrada com o táxi livre "
                          "(Art. 1, V; Art. 22).")))
+
+
+def may_request_swap_by_tenure(a_since: date, b_since: date, on: date) -> Decision:
+    """A swap is asked for only when both holders have more than 2 years at their ranks (Art. 26, §3); the prior
+    authorization (Art. 26) is what the request seeks, so it is not required to ask."""
+    decision = may_swap(a_since, b_since, False, on)
+    reasons = [r for r in decision.reasons if r.code != "swap_unauthorized"]
+    return Decision.refuse(*reasons, articles=("Art. 26",)) if reasons else Decision.allow("Art. 26, §3")

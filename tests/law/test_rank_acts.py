@@ -120,3 +120,13 @@ def test_a_check_in_carries_a_position_near_the_rank():
     assert rank_acts.may_check_in_at(None, 200).codes == ("checkin_without_position",)
     far = rank_acts.may_check_in_at(1234.4, 200)
     assert far.codes == ("checkin_away_from_rank",) and "1234 m" in far.reasons[0].message
+
+
+@pytest.mark.article("Art. 26, §3")
+def test_art_26_par_3_a_swap_is_asked_for_only_after_two_years_of_both_holders():
+    from taxilaw.rank_acts import may_request_swap_by_tenure
+
+    on = date(2026, 12, 7)
+    assert may_request_swap_by_tenure(date(2024, 1, 1), date(2023, 1, 1), on)
+    refusal = may_request_swap_by_tenure(date(2024, 1, 1), date(2026, 1, 1), on)
+    assert not refusal and "Art. 26" in refusal.articles and "swap_unauthorized" not in refusal.codes

@@ -259,11 +259,6 @@ def _swap_assignments(permit_a: Permit, permit_b: Permit, pending: bool = False)
     return a, b
 
 
-def _tenure_only(decision: Decision) -> Decision:
-    reasons = [r for r in decision.reasons if r.code != "swap_unauthorized"]
-    return Decision.refuse(*reasons, articles=("Art. 26",)) if reasons else Decision.allow("Art. 26, §3")
-
-
 @transaction.atomic
 def request_swap(*, permit_a: Permit, permit_b: Permit, requested_on: date) -> SwapRequest:
     """Ask for the prior authorization of a swap (Art. 26); refused while either holder has 2 years or less at the rank (§3)."""
@@ -274,7 +269,7 @@ def request_swap(*, permit_a: Permit, permit_b: Permit, requested_on: date) -> S
         Q(permit_a__in=[permit_a, permit_b]) | Q(permit_b__in=[permit_a, permit_b]), status=SwapRequest.Status.PENDING
     ).exists()
     a, b = _swap_assignments(permit_a, permit_b, pending)
-    require(_tenure_only(law.may_swap(a.since, b.since, False, requested_on)), "permit_a")
+    require(rank_acts.may_request_swap_by_tenure(a.since, b.since, requested_on), "permit_a")
     return SwapRequest.objects.create(permit_a=permit_a, permit_b=permit_b, rank_a=a.rank, rank_b=b.rank, requested_on=requested_on)
 
 
