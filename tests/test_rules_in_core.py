@@ -90,16 +90,7 @@ notify(key, Reason("Art. 10", "inquiry_opened", "Aberta a sindicância (Art. 10)
     assert refusals_citing_articles(source) == []
 
 
-# Refusals not yet moved into taxilaw: file -> number of citing lines. A ratchet, to be emptied (issue #29):
-# a new refusal, or one more line in a listed file, fails; so does an entry that no longer matches the code.
-NOT_YET_MOVED: dict[str, int] = {
-    "zones/geojson.py": 12,
-}
-
-
 def test_no_refusal_outside_taxilaw_cites_an_article():
-    offenders = {path: lines for path, lines in _offenders().items() if len(lines) != NOT_YET_MOVED.get(path)}
-    stale = sorted(set(NOT_YET_MOVED) - set(_offenders()))
-    assert not stale, f"moved into taxilaw: drop from NOT_YET_MOVED: {stale}"
+    offenders = _offenders()
     listing = "\n".join(f"{path}: lines {lines}" for path, lines in offenders.items())
     assert not offenders, f"article-citing refusals outside taxilaw/ (move each rule into taxilaw):\n{listing}"
