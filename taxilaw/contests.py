@@ -269,3 +269,10 @@ def may_grant_vacancy(holders_of_vacancies: int, params: Parameters, on: date) -
           "nenhuma nova permissão pode ser outorgada (Art. 15, Art. 41, §2)."),
         {"fleet": holders_of_vacancies, "cap": cap, "ratio": params.as_of("inhabitants_per_taxi", on)},
     ), articles=("Art. 15",))
+
+
+def winner_refused(position: int, name: str) -> Reason:
+    """The head of the refusal of a classified candidate's grant, the grounds following it (Art. 19)."""
+    return Reason("Art. 19", "contest_winner_refused",
+                  _("{position}º classificado, {name}: a outorga não é possível pelos motivos a seguir."),
+                  {"position": position, "name": name})

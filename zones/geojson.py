@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry import Polygon, shape
 from shapely.validation import explain_validity
 
-from taxilaw import central_zone
+from taxilaw import territory
 
 from .geometry import buffer_metres, distance_metres
 
@@ -31,14 +31,14 @@ BOUNDARY_FILE = DATA_DIR / "muriae_boundary.geojson"
 #: away from it, so this only absorbs rounding.
 MUNICIPALITY_TOLERANCE_M = 10.0
 
-ARTICLE = central_zone.ARTICLE
+ARTICLE = territory.ARTICLE
 
 
 class ZoneFileError(ValueError):
     """An uploaded central-zone file was refused; ``reason`` renders in pt-BR."""
 
     def __init__(self, code: str, **params: Any):
-        self.reason = central_zone.zone_file_refusal(code, **params)
+        self.reason = territory.zone_file_refusal(code, **params)
         self.code = code
         super().__init__(self.reason.message)
 

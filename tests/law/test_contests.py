@@ -217,3 +217,11 @@ def test_revised_ratio_changes_the_cap():
     ])
     assert fleet_cap(revised, date(2026, 12, 31)) == 104
     assert fleet_cap(revised, date(2027, 1, 1)) == 130
+
+
+@pytest.mark.article("Art. 19")
+def test_art_19_a_classified_candidate_refused_the_grant_is_named_by_position():
+    from taxilaw.contests import winner_refused
+
+    reason = winner_refused(2, "Ana")
+    assert reason.article == "Art. 19" and reason.message.startswith("2º classificado, Ana: a outorga não é possível")

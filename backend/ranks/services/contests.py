@@ -14,7 +14,6 @@ from taxilaw import contest_scoring, rank_acts
 from taxilaw import contests as contest_law
 from taxilaw import ranks as law
 from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop as _
 
 from .. import selectors
 from ..models import (
@@ -203,9 +202,7 @@ def next_permit_number(year: int) -> str:
 
 
 def _winner_reason(c: Candidate) -> Reason:
-    return Reason("Art. 19", "contest_winner_refused",
-                  _("{position}º classificado, {name}: a outorga não é possível pelos motivos a seguir."),
-                  {"position": c.position, "name": c.person.full_name})
+    return contest_law.winner_refused(c.position, c.person.full_name)
 
 
 @transaction.atomic

@@ -11,8 +11,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from taxilaw import permits as law
 from taxilaw import renewal_acts
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
+from taxilaw.decision import Decision
 
 from ..models import Alvara, Auxiliary, Permit, Person, Renewal, RenewalDocument, Suspension
 from ..selectors import LIVE_STATUSES, candidate_facts, current_alvara
@@ -57,14 +56,7 @@ def sign_term(*, permit: Permit, signed_on: date) -> Alvara:
 
 
 def _refuse_status(permit: Permit, article: str) -> Decision:
-    return Decision.refuse(
-        Reason(
-            article,
-            "permit_status",
-            gettext_noop("A permissão {number} está na situação “{status}”; a operação não é possível."),
-            {"number": permit.number, "status": permit.get_status_display()},
-        )
-    )
+    return law.permit_in_status_for(article, permit.number, permit.get_status_display())
 
 
 @transaction.atomic

@@ -1,4 +1,5 @@
-"""The central zone (Art. 24) as a file the municipality uploads: why a file is refused.
+"""The municipality's territory: why a central-zone file (Art. 24) or a place outside the municipality (Art. 25)
+is refused.
 
 Art. 24 draws the central zone; the municipality records it as one closed, valid polygon of longitude/latitude
 positions lying inside the municipality. ``zones`` measures the geometry (it needs Shapely, which the core does
@@ -8,6 +9,7 @@ this table. Nothing here imports Django or Shapely.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .decision import Reason
@@ -35,3 +37,11 @@ ZONE_FILE_REFUSALS: dict[str, str] = {
 def zone_file_refusal(code: str, **params: Any) -> Reason:
     """Why an uploaded central-zone file is refused (Art. 24): one of :data:`ZONE_FILE_REFUSALS`."""
     return Reason(ARTICLE, code, ZONE_FILE_REFUSALS[code], params)
+
+
+def outside_municipality(lon: float, lat: float) -> Reason:
+    """A place outside the municipality is refused: the taxi service of the law serves only inside it (Art. 25)."""
+    return Reason("Art. 25", "outside_municipality",
+                  _("O local ({lat}, {lon}) fica fora do município de Muriaé: o serviço de táxi da Lei 1.242/1987 "
+                    "atende apenas dentro do município."),
+                  {"lat": round(lat, 5) if math.isfinite(lat) else lat, "lon": round(lon, 5) if math.isfinite(lon) else lon})
