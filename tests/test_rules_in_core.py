@@ -9,7 +9,9 @@ excluded) and counts a *refusal citing an article* when a string literal that ci
 * a call to anything named ``ValidationError`` (a form's or a serializer's error, raised or collected in a list);
 * a call to ``add_error`` (a form's field error);
 * a call to ``refuse``/``_refuse`` (backend.api_errors' one-reason refusal) or ``Decision.refuse`` (with the
-  ``Reason`` objects inside it): a refusal built outside the core, whose first argument is its article.
+  ``Reason`` objects inside it): a refusal built outside the core, whose first argument is its article;
+* the value a function annotated ``-> Reason`` or ``-> Decision`` returns (a helper that builds a refusal's
+  ground for its callers, ``def _winner_reason(c) -> Reason: return Reason("Art. 19", ...)``).
 
 Not counted, because they only *display* an article and refuse nothing: model and form labels, help texts,
 verbose names, docstrings, comments, log lines, choices, messages shown after an act succeeded, and a ``Reason``
@@ -44,6 +46,12 @@ def _citing_literals(node: ast.AST) -> list[ast.Constant]:
     ]
 
 
+def _returns_a_ground(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    returns = func.returns
+    name = returns.id if isinstance(returns, ast.Name) else returns.value if isinstance(returns, ast.Constant) else ""
+    return name in ("Reason", "Decision")
+
+
 def refusals_citing_articles(source: str) -> list[int]:
     """Lines of ``source`` where a refusal (raise, ValidationError, add_error, refuse) cites an article."""
     lines: set[int] = set()
@@ -51,6 +59,10 @@ def refusals_citing_articles(source: str) -> list[int]:
         scoped = isinstance(node, ast.Raise) or (isinstance(node, ast.Call) and _call_name(node) in REFUSAL_CALLS)
         if scoped:
             lines.update(literal.lineno for literal in _citing_literals(node))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _returns_a_ground(node):
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    lines.update(literal.lineno for literal in _citing_literals(ret.value))
     return sorted(lines)
 
 
@@ -73,8 +85,10 @@ errors.append(forms.ValidationError({"x": "Fora do prazo (§ único)."}))
 self.add_error("plate", "Placa repetida (Art. 28).")
 _refuse("Art. 63, §3", "late", gettext_noop("Fora do prazo."))
 Decision.refuse(Reason("Art. 6", "transfer", "Não pode."))
+def _winner_reason(c) -> Reason:
+    return Reason("Art. 19", "contest_winner_refused", "Outorga recusada.")
 '''
-    assert refusals_citing_articles(source) == [2, 3, 4, 5, 6]
+    assert refusals_citing_articles(source) == [2, 3, 4, 5, 6, 8]
 
 
 def test_the_walker_ignores_what_only_displays_an_article():
