@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from backend.ranks.demo import MURIAE_RANKS  # noqa: E402  (a plain list: no Django)
 from dispatch.rides.choice_rule import RANK_RADIUS_M, candidate_order, first_allowed, queue_order, rank_for_pickup  # noqa: E402
+from taxilaw import rank_acts
 from taxilaw import ranks as law  # noqa: E402
 from taxilaw.decision import Decision  # noqa: E402
 from taxilaw.geodesy import distance_m, segment_distance_m  # noqa: E402
@@ -267,8 +268,8 @@ class World:
         own = sum(c in rank.titulars for c in present)
         titular = cab.id in rank.titulars
         decision = Decision.all_of(
-            law.may_check_in_at(distance, CHECKIN_RADIUS_M), law.may_queue_at_rank(cab.state != "free"),
-            law.may_check_in(cab.rank is not None, str(cab.id)),
+            rank_acts.may_check_in_at(distance, CHECKIN_RADIUS_M), rank_acts.may_queue_at_rank(cab.state != "free"),
+            rank_acts.may_check_in(cab.rank is not None, str(cab.id)),
             law.may_stand_at(rank.facts, titular, ON, own, len(present) - own))
         if decision:
             rank.queue.append(cab.id)

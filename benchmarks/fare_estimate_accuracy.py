@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from taxilaw.estimate import DEFAULT_DETOUR, DetourFactors, estimate_fare  # noqa: E402
 from taxilaw.flags import municipal_holiday_dates  # noqa: E402
-from taxilaw.meter import Fix, Meter  # noqa: E402
+from taxilaw.meter import Meter
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF  # noqa: E402
 
 SP = ZoneInfo("America/Sao_Paulo")

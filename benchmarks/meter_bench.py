@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/meter_bench.py [n_fixes] [n_naive] [--runs N] [--callgrind]
 
-* **server recomputation** (``taxilaw.meter.recompute`` over a whole trace, what the server does for every
+* **server recomputation** (``taxilaw.meter_check.recompute`` over a whole trace, what the server does for every
   completed trip): best of ``--runs`` runs;
 * **geodesic baseline**: the same recomputation with the WGS-84 geodesic (geographiclib) for every segment,
   the previous engine's distance; the fares of both must be identical to the centavo;
@@ -32,7 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from taxilaw import meter as meter_module  # noqa: E402
 from taxilaw.flags import municipal_holiday_dates  # noqa: E402
 from taxilaw.geodesy import distance_m  # noqa: E402
-from taxilaw.meter import Fix, Meter, recompute  # noqa: E402
+from taxilaw.meter import Meter
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF  # noqa: E402
 
 SP = ZoneInfo("America/Sao_Paulo")

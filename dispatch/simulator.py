@@ -254,7 +254,8 @@ class SimCab:
         await self.trip(answer["ride_id"], "accepted", (pickup.get("lat", self.lat), pickup.get("lon", self.lon)))
 
     async def trip(self, ride_id: int, status: str, pickup=None):
-        from taxilaw.meter import Fix, Meter
+        from taxilaw.meter import Meter
+        from taxilaw.meter_data import Fix
         from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
         if status in ("accepted", "arriving"):

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Optional, Protocol, Sequence
 
-from taxilaw.meter import Fix
+from taxilaw.meter_data import Fix
 
 FixCallback = Callable[[Fix], None]
 Clock = Callable[[], datetime]

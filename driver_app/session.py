@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from taxilaw.flags import local_time, municipal_holiday_dates
-from taxilaw.meter import MeterParams
+from taxilaw.meter_data import MeterParams
 from taxilaw.split import week_start
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF, Tariff
 from taxiwire import outbound
@@ -370,6 +370,7 @@ def demo_offer(clock: Callable[[], datetime], seconds: int = 20, offer_id: Optio
 
 def demo_ranks() -> dict:
     """Muriaé's ranks seen from the demo cab (a titular of Praça João Pinheiro), with the law's real answers."""
+    from taxilaw import rank_acts
     from taxilaw import ranks as law
 
     def row(rank_id, name, category, distance, queue, titulars, decision, titular=False):
@@ -381,8 +382,8 @@ def demo_ranks() -> dict:
                 "reasons": [r.as_dict() for r in decision.reasons]}
 
     return {"checked_in": None, "ranks": [
-        row(4, "Praça João Pinheiro", "privativo", 120, 1, 12, law.may_check_in_at(120, 200), titular=True),
+        row(4, "Praça João Pinheiro", "privativo", 120, 1, 12, rank_acts.may_check_in_at(120, 200), titular=True),
         row(1, "Praça Cel. Pacheco de Medeiros", "privativo", 160, 4, 6, law.visitors_allowed(6, 4, 0)),
         row(2, "Rodoviária de Muriaé", "privativo", 650, 1, 4, law.visitors_allowed(4, 1, 0)),
-        row(3, "Hospital São Paulo", "livre", 1180, 0, 0, law.may_check_in_at(1180, 200)),
+        row(3, "Hospital São Paulo", "livre", 1180, 0, 0, rank_acts.may_check_in_at(1180, 200)),
     ]}

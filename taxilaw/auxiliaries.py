@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from typing import Optional
 
 from .calendar import is_quarter_end, quarter_end
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .parameters import Parameters
 from .split import REGIME_CTPS, REGIME_LAW
@@ -153,3 +153,37 @@ def check_auxiliary_enrolment(authorized_on: date, enrolled: bool, params: Param
         gettext_noop("A matrícula do auxiliar (CMT) devia ser providenciada até {due}; a permissão fica sujeita à revogação (Art. 50)."),
         {"due": due},
     ), articles=("Art. 52",))
+
+
+def may_authorize(permit_active: bool, already_driving: bool, name: str) -> tuple[Decision, Decision]:
+    """Only an active permit has auxiliaries (Art. 48), and a professional drives one taxi, as holder or auxiliary
+    (Art. 1, IV): the permit's answer, the person's."""
+    permit = (refused("Art. 48", "permit_not_active", gettext_noop("Só uma permissão ativa pode ter auxiliares."))
+              if not permit_active else Decision.allow("Art. 48"))
+    person = (refused("Art. 1, IV", "already_driving", gettext_noop("{name} já conduz um táxi como permissionário ou auxiliar."),
+                      name=name)
+              if already_driving else Decision.allow("Art. 1, IV"))
+    return permit, person
+
+
+def contract_named(reference: str) -> Decision:
+    """A split other than 25/75 needs the written contract with two witnesses, or the CTPS (Art. 1, §6)."""
+    if not reference:
+        return refused("Art. 1, §6", "contract_required",
+                       gettext_noop("Partilha diferente de 25/75 exige contrato escrito com duas testemunhas ou CTPS (Art. 1, §6)."))
+    return Decision.allow("Art. 1, §6")
+
+
+def proof_for_a_quarter(day: date) -> Decision:
+    """The Previdência Social is proved quarter by quarter, named by its last day (Art. 1, §5)."""
+    if not is_quarter_end(day):
+        return refused("Art. 1, §5", "not_quarter_end",
+                       gettext_noop("Informe o último dia do trimestre comprovado (31/03, 30/06, 30/09 ou 31/12)."))
+    return Decision.allow("Art. 1, §5")
+
+
+def cmt_dates(issued_on: date, expires_on: date) -> Decision:
+    """The CMT the municipality issues (Art. 51) expires after it is issued."""
+    if expires_on <= issued_on:
+        return refused("Art. 51", "cmt_dates", gettext_noop("A validade da CMT deve ser posterior à emissão."))
+    return Decision.allow("Art. 51")

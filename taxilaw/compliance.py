@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Optional, Union
 
 from .auxiliaries import cmt_valid, quarterly_proof_required, social_security_status
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .parameters import Parameters, default_parameters
 from .permits import PermitStatus
@@ -214,3 +214,12 @@ def may_work(  # noqa: C901
             return _ALLOWED
         return _ALLOWED_AUXILIARY if quarterly_proof_required(facts.auxiliary_split_regime) else _ALLOWED_AUXILIARY_CTPS
     return Decision.refuse(*reasons)
+
+
+def drives_this_cab(drives: bool, name: str, number: str) -> Decision:
+    """Only the permit's holder or an authorized auxiliary drives its cab (Art. 9, VI)."""
+    if not drives:
+        return refused("Art. 9, VI", "not_a_driver_of_this_cab",
+                       gettext_noop("{name} não é permissionário nem auxiliar autorizado da permissão {number} (Art. 9, VI)."),
+                       name=name, number=number)
+    return Decision.allow("Art. 9, VI")

@@ -69,3 +69,8 @@ class Decision:
     @property
     def codes(self) -> tuple[str, ...]:
         return tuple(r.code for r in self.reasons)
+
+
+def refused(article: str, code: str, template: str, **params: Any) -> Decision:
+    """A refusal on one ground: the article, a stable code and the pt-BR message (``{placeholders}`` from params)."""
+    return Decision.refuse(Reason(article, code, template, params))

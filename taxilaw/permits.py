@@ -426,3 +426,10 @@ __all__ = [
     "to_cents",
     "withdraw_permit",
 ]
+
+
+def permit_in_status_for(article: str, number: str, status: str) -> Decision:
+    """A permit whose status does not allow the act of ``article`` (Art. 3, Art. 4, Art. 8) is refused, naming it."""
+    return Decision.refuse(Reason(article, "permit_status",
+                                  gettext_noop("A permissão {number} está na situação “{status}”; a operação não é possível."),
+                                  {"number": number, "status": status}))

@@ -8,16 +8,14 @@ below and explained in ``docs/readings-ranks-contests.md``.
 
 from __future__ import annotations
 
-import calendar as _calendar
 import enum
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Collection, Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from .calendar import add_years
 from .decision import Decision, Reason
 from .i18n import gettext_noop as _
-from .revocation import absence_from_rank
 
 # --- constants the law fixes, and the readings of the unclear ones -----------------
 
@@ -335,90 +333,12 @@ def staffing_proceedings_due(observations: Iterable[Observation]) -> bool:
     return not check_rank_staffing(observations).allowed
 
 
-# --- Art. 9, V: attendance -------------------------------------------------------------------
-
-
-def absent_days(
-    year: int,
-    month: int,
-    attended_days: Collection[date],
-    until: Optional[date] = None,
-    since: Optional[date] = None,
-) -> list[date]:
-    """Days of the month (from ``since``, up to ``until``, both inclusive) with no check-in (Art. 9, V)."""
-    last = _calendar.monthrange(year, month)[1]
-    first_day, last_day = date(year, month, 1), date(year, month, last)
-    if until is not None:
-        last_day = min(last_day, until)
-    if since is not None:
-        first_day = max(first_day, since)
-    attended = set(attended_days)
-    days = []
-    day = first_day
-    while day <= last_day:
-        if day not in attended:
-            days.append(day)
-        day += timedelta(days=1)
-    return days
-
-
-#: Art. 9, V: each run of the attendance job looks back this many days, so a month's last days are judged
-#: after the month ends and a day the scheduler missed is judged on the next run (the notices are keyed per
-#: month: a rerun tells nothing twice).
-ATTENDANCE_CATCH_UP_DAYS = 31
-
-
-def attendance_months(yesterday: date, catch_up_days: int = ATTENDANCE_CATCH_UP_DAYS) -> list[tuple[int, int, date]]:
-    """The months (year, month, last day to count) the attendance job judges when the last full day is
-    ``yesterday`` (Art. 9, V): every month touched by the ``catch_up_days`` up to yesterday, a past month to its
-    end, the current one to yesterday."""
-    first = yesterday - timedelta(days=catch_up_days)
-    months, day = [], date(first.year, first.month, 1)
-    while day <= yesterday:
-        last = date(day.year, day.month, _calendar.monthrange(day.year, day.month)[1])
-        months.append((day.year, day.month, min(last, yesterday)))
-        day = last + timedelta(days=1)
-    return months
-
-
-def check_rank_attendance(
-    year: int,
-    month: int,
-    checkins: Iterable[date | datetime],
-    justified_days: Collection[date] = (),
-    until: Optional[date] = None,
-    since: Optional[date] = None,
-) -> Decision:
-    """Did the vehicle attend its rank in the month? (Art. 9, V)
-
-    ``checkins`` are the daily check-in records (dates or datetimes) of the vehicle at its rank.
-    Refused, i.e. ground of revocation, when the vehicle missed the rank 5 consecutive days, or
-    10 days in total in the calendar month ("alternados": not necessarily consecutive), not
-    counting the days justified for force majeure before the competent body (a justified day is
-    not an absence and so also breaks a run of consecutive absences). ``until`` stops the count
-    (month in progress); ``since`` starts it (vehicle assigned to the rank mid-month).
-    """
-    attended = {c.date() if isinstance(c, datetime) else c for c in checkins}
-    absences = absent_days(year, month, attended, until=until, since=since)
-    return absence_from_rank(absences, justified_days)
-
-
-def absence_revocation_due(
-    year: int, month: int, checkins: Iterable[date | datetime], justified_days: Collection[date] = (), **kw
-) -> bool:
-    """True when Art. 9, V gives ground to revoke for the month."""
-    return not check_rank_attendance(year, month, checkins, justified_days, **kw).allowed
-
-
 __all__: Sequence[str] = (
     "Observation",
     "RankCategory",
     "RankFacts",
     "RankZone",
     "SwapSanction",
-    "absence_revocation_due",
-    "absent_days",
-    "check_rank_attendance",
     "check_rank_staffing",
     "may_compete_for_vacancy",
     "may_stand_at",
@@ -430,172 +350,3 @@ __all__: Sequence[str] = (
     "visitor_limit",
     "visitors_allowed",
 )
-
-
-# --- acts on ranks: what DIMUTRAN and the drivers may do (Art. 22, 23, 25, 26, Art. 9, V) -----------
-
-
-def _one(reason: Reason, *articles: str) -> Decision:
-    return Decision.refuse(reason, articles=articles)
-
-
-def may_locate_rank(inside_municipality: bool, lat: float, lon: float) -> Decision:
-    """A rank is located by the competent body on the public roads of the municipality (Art. 23, Art. 25)."""
-    if inside_municipality:
-        return Decision.allow("Art. 23", "Art. 25")
-    return _one(Reason(
-        "Art. 23", "rank_outside_municipality",
-        _("O ponto ({lat}, {lon}) fica fora do município de Muriaé; os pontos são localizados pelo "
-          "órgão competente nas vias públicas do município (Art. 23, Art. 25)."),
-        {"lat": lat, "lon": lon},
-    ), "Art. 25")
-
-
-def check_rank_shape(category: RankCategory, temporary: bool, opens_on: Optional[date], closes_on: Optional[date]) -> Decision:
-    """A provisional rank is a free rank with its duration fixed, ending after it starts (Art. 23, § único)."""
-    if not temporary:
-        return Decision.allow("Art. 23")
-    if opens_on and closes_on and closes_on < opens_on:
-        return _one(Reason("Art. 23, § único", "temporary_rank_bad_duration",
-                           _("O ponto provisório deve terminar depois de começar (Art. 23, § único).")))
-    return rank_is_open(RankFacts(category, RankZone.PERIPHERAL, 0, True, opens_on, closes_on), opens_on or date.min)
-
-
-def may_keep_titulars(category: RankCategory, has_titulars: bool) -> Decision:
-    """A free rank has no designated vehicles: a rank with titulars cannot become free (Art. 22, II)."""
-    if category is RankCategory.FREE and has_titulars:
-        return _one(Reason("Art. 22, II", "free_rank_with_titulars",
-                           _("Um ponto livre não tem veículos designados; encerre antes as designações (Art. 22, II).")))
-    return Decision.allow("Art. 22, II")
-
-
-def permit_may_act(permit_active: bool, number: str, status: str, article: str) -> Decision:
-    """Only an active permit is designated to, stands at or swaps a rank (``article``: Art. 22, I, Art. 22 or Art. 26)."""
-    if permit_active:
-        return Decision.allow(article)
-    return _one(Reason(article, "permit_not_active", _("A permissão {number} não está ativa ({status})."),
-                       {"number": number, "status": status}))
-
-
-def rank_in_operation(active: bool, name: str) -> Decision:
-    """A cancelled rank takes no designation and no cab (Art. 23; Art. 27, §2)."""
-    if active:
-        return Decision.allow("Art. 23")
-    return _one(Reason("Art. 23", "rank_cancelled", _("O ponto {rank} foi cancelado."), {"rank": name}))
-
-
-def may_designate(category: RankCategory, name: str) -> Decision:
-    """Vehicles are designated only to private ranks; a free rank serves any taxi (Art. 22, I, Art. 22, II)."""
-    if category is RankCategory.PRIVATE:
-        return Decision.allow("Art. 22, I")
-    return _one(Reason("Art. 22, II", "free_rank_no_titulars",
-                       _("O ponto livre {rank} atende a qualquer táxi; não há veículos designados a ele (Art. 22, II)."),
-                       {"rank": name}))
-
-
-def may_designate_in_zone(rank_zone: RankZone, current_zone: Optional[RankZone], won_by_contest: bool, name: str) -> Decision:
-    """A vacancy at a central-zone rank is filled only by promotion, through a contest (Art. 27): a permit not already
-    designated to a central rank (a peripheral one, or none) reaches it only having won that rank in a contest
-    (``won_by_contest``). Moving within the central zone is the redistribution of Art. 27, §1."""
-    if rank_zone is not RankZone.CENTRAL or current_zone is RankZone.CENTRAL or won_by_contest:
-        return Decision.allow("Art. 27")
-    return _one(Reason("Art. 27", "central_vacancy_by_promotion_only",
-                       _("Vagas no ponto {rank}, da zona central, são preenchidas por promoção, em concurso (Art. 27); "
-                         "esta permissão não o obteve em concurso."), {"rank": name}))
-
-
-def may_check_in(already_checked_in: bool, number: str) -> Decision:
-    """A cab stands at one rank at a time: it checks out before checking in elsewhere (Art. 22)."""
-    if not already_checked_in:
-        return Decision.allow("Art. 22")
-    return _one(Reason("Art. 22", "already_checked_in",
-                       _("O táxi da permissão {number} já está registrado em um ponto; registre a saída antes."),
-                       {"number": number}))
-
-
-def may_check_out(checked_out: bool, checked_in_at: datetime, at: datetime) -> Decision:
-    """A cab leaves a rank once, after arriving (Art. 22)."""
-    if checked_out:
-        return _one(Reason("Art. 22", "already_checked_out", _("A saída deste táxi do ponto já foi registrada.")))
-    if at < checked_in_at:
-        return _one(Reason("Art. 22", "checkout_before_checkin", _("A saída não pode ser anterior à chegada.")))
-    return Decision.allow("Art. 22")
-
-
-def may_record_observation(start: datetime, end: datetime) -> Decision:
-    """An inspection of a rank ends after it starts (Art. 27, §2)."""
-    if end < start:
-        return _one(Reason("Art. 27, §2", "observation_ends_before_start", _("A observação não pode terminar antes de começar.")))
-    return Decision.allow("Art. 27, §2")
-
-
-def may_request_swap(same_permit: bool, both_designated_elsewhere: bool, pending: bool) -> Decision:
-    """A swap is between two different holders designated to different ranks, one request at a time (Art. 26)."""
-    reasons = []
-    if same_permit:
-        reasons.append(Reason("Art. 26", "swap_same_permit", _("A permuta exige dois permissionários diferentes (Art. 26).")))
-    elif not both_designated_elsewhere:
-        reasons.append(Reason("Art. 26", "swap_needs_two_ranks",
-                              _("A permuta é entre dois permissionários designados a pontos diferentes (Art. 26).")))
-    if pending:
-        reasons.append(Reason("Art. 26", "swap_pending", _("Já há um pedido de permuta em análise para uma destas permissões.")))
-    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 26")
-
-
-def may_decide_swap(pending: bool, ranks_unchanged: bool = True) -> Decision:
-    """A swap request is decided once, on the ranks it named (Art. 26, §2)."""
-    if not pending:
-        return _one(Reason("Art. 26", "swap_decided", _("Este pedido de permuta já foi decidido.")))
-    if not ranks_unchanged:
-        return _one(Reason("Art. 26", "swap_ranks_changed",
-                           _("Os pontos dos permissionários mudaram desde o pedido; faça um novo pedido.")))
-    return Decision.allow("Art. 26, §2")
-
-
-def may_file_justification(start: date, end: date, reason: str) -> Decision:
-    """Force majeure justifies absences from the rank when stated for a period (Art. 9, V)."""
-    reasons = []
-    if end < start:
-        reasons.append(Reason("Art. 9, V", "justification_ends_before_start", _("A justificativa não pode terminar antes de começar.")))
-    if not (reason or "").strip():
-        reasons.append(Reason("Art. 9, V", "justification_without_reason", _("Informe o motivo de força maior (Art. 9, V).")))
-    return Decision.refuse(*reasons) if reasons else Decision.allow("Art. 9, V")
-
-
-def may_decide_justification(pending: bool) -> Decision:
-    """DIMUTRAN decides a justification once (Art. 9, V)."""
-    if pending:
-        return Decision.allow("Art. 9, V")
-    return _one(Reason("Art. 9, V", "justification_decided", _("Esta justificativa já foi decidida.")))
-
-
-def may_promote(holds_active_permit: bool, name: str) -> Decision:
-    """A promotion moves an active permit to the central rank won (Art. 27)."""
-    if holds_active_permit:
-        return Decision.allow("Art. 27")
-    return _one(Reason("Art. 27", "promotion_winner_without_active_permit",
-                       _("{name} não tem permissão ativa para ser promovido (Art. 27)."), {"name": name}))
-
-
-def may_check_in_at(distance_m: Optional[float], radius_m: float) -> Decision:
-    """A check-in is the cab's presence at the rank, so it carries the cab's position, within ``radius_m``
-    of the rank (the dated parameter ``rank_checkin_radius_m``): attendance is what the GPS shows, not what
-    the driver declares (Art. 9, V, Art. 22)."""
-    if distance_m is None:
-        return _one(Reason("Art. 9, V", "checkin_without_position",
-                           _("A chegada ao ponto precisa da posição do táxi (GPS) (Art. 9, V).")))
-    if distance_m > radius_m:
-        return _one(Reason("Art. 9, V", "checkin_away_from_rank",
-                           _("O táxi está a {distance} m do ponto; a chegada só é registrada a até {radius} m dele (Art. 9, V)."),
-                           {"distance": int(round(distance_m)), "radius": int(radius_m)}))
-    return Decision.allow("Art. 9, V", "Art. 22")
-
-
-def may_queue_at_rank(serving_ride: bool) -> Decision:
-    """A cab joins a rank's queue free: a rank is where taxis stand at the users' disposal (Art. 1, V; Art. 1, VIII),
-    so a cab going to or carrying a passenger (``a caminho``, ``ocupado``) does not check in (Art. 9, V; Art. 22)."""
-    if not serving_ride:
-        return Decision.allow("Art. 1, V", "Art. 22")
-    return _one(Reason("Art. 22", "checkin_cab_not_free",
-                       _("O táxi está atendendo uma corrida; a chegada ao ponto só é registrada com o táxi livre "
-                         "(Art. 1, V; Art. 22).")))

@@ -18,7 +18,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .brazil import br_number
 from .i18n import gettext_noop as _
-from .meter import MeterReading
+from .meter_data import MeterReading
 from .tariffs import Tariff
 
 CENT = Decimal("0.01")

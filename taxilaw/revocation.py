@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Collection, Iterable, Optional
 
 from .calendar import add_working_days, add_years, day_term_end
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .permits import PermitReturn, PermitStatus
 
@@ -256,3 +256,28 @@ def revocation_bars(ground: Optional[str], revoked_on: Optional[date], on: date,
         return True
     return on < add_years(revoked_on, bar_years)
 
+
+
+def may_open_inquiry(permit_live: bool) -> Decision:
+    """The inquiry that precedes a revocation is opened on a permit in force (Art. 10)."""
+    if not permit_live:
+        return refused("Art. 10", "permit_not_live", gettext_noop("A permissão não está em vigor."))
+    return Decision.allow("Art. 10")
+
+
+def inquiry_pending(pending: bool) -> Decision:
+    """An inquiry is decided once; a decided one takes no more acts (Art. 10)."""
+    if not pending:
+        return refused("Art. 10", "inquiry_closed", gettext_noop("Este inquérito já foi decidido."))
+    return Decision.allow("Art. 10")
+
+
+def defence_in_term(pending: bool, summoned_on: Optional[date], deadline: Optional[date], filed_on: date) -> Decision:
+    """The written defence comes between the summons and 5 working days after it (Art. 10, §1)."""
+    if not pending or summoned_on is None or deadline is None or not summoned_on <= filed_on <= deadline:
+        return refused(
+            "Art. 10, §1", "defence_out_of_term",
+            gettext_noop("A defesa deve ser apresentada entre a intimação e {deadline} (5 dias úteis, Art. 10, §1)."),
+            deadline=deadline,
+        )
+    return Decision.allow("Art. 10, §1")

@@ -15,7 +15,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Mapping
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop as _
 from .tariffs import Tariff
 
@@ -208,3 +208,16 @@ def study(items: Iterable[CostItem], vehicle: StandardVehicle, *, effective_from
     articles = ["Art. 42", "Art. 42, § único", "Art. 44"]
     decision = Decision.all_of(Decision.allow(*articles), proposed.validate())
     return TariffStudy(cost_per_km, cost_per_paid_km, proposed, tuple(lines), decision, tuple(warnings), capped)
+
+
+def cost_items_once(letters: Iterable[str]) -> Decision:
+    """Each cost item of Art. 42 (a-l) appears once in a study."""
+    seen = list(letters)
+    if len(set(seen)) != len(seen):
+        return refused("Art. 42", "study_item_repeated", _("Cada item de custo (a–l) só pode aparecer uma vez (Art. 42)."))
+    return Decision.allow("Art. 42")
+
+
+def study_failed(error: str) -> Decision:
+    """A study whose figures cannot be computed is refused with the error (Art. 42)."""
+    return refused("Art. 42", "study_invalid", _("Estudo tarifário inválido: {error}."), error=error)

@@ -29,7 +29,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Iterable, Optional, Sequence
 
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop as _
 from .tariffs import CorrectionTable, NoTariffInForce, Tariff, correction_applies, tariff_in_force
 
@@ -128,3 +128,25 @@ def may_record_aferition(afered_on: date, certificate: str, seal: str, installed
     if reasons:
         return Decision.refuse(*reasons)
     return Decision.allow("Art. 47, §1", "Art. 47, §3")
+
+
+def may_install(already_installed: bool, serial_taken: bool, make: str, serial: str) -> tuple[Decision, Decision]:
+    """One taxímetro per cab (Art. 47, §3), one register entry per device (Art. 47): the cab's answer, the device's."""
+    cab = (refused("Art. 47, §3", "taximeter_already_installed",
+                   _("O veículo já tem um taxímetro instalado; registre antes a retirada autorizada pelo INMETRO."))
+           if already_installed else Decision.allow("Art. 47, §3"))
+    device = (refused("Art. 47", "taximeter_serial_taken", _("Já há um taxímetro {make} com o número de série {serial}."),
+                      make=make, serial=serial)
+              if serial_taken else Decision.allow("Art. 47"))
+    return cab, device
+
+
+def may_remove(inmetro_permission: str, already_removed: bool, installed_on: date, removed_on: date) -> tuple[Decision, Decision]:
+    """A taxímetro leaves the cab only with INMETRO's permission (Art. 47, §3), once, not before it was installed:
+    the permission's answer, the date's."""
+    permission = (refused("Art. 47, §3", "taximeter_removal_without_permission",
+                          _("Sem permissão do INMETRO o taxímetro não pode ser retirado do veículo."))
+                  if not (inmetro_permission or "").strip() else Decision.allow("Art. 47, §3"))
+    day = (refused("Art. 47, §3", "taximeter_removal_date", _("Data de retirada inválida para este taxímetro."))
+           if already_removed or removed_on < installed_on else Decision.allow("Art. 47, §3"))
+    return permission, day

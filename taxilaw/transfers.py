@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Collection, Optional
 
 from .calendar import add_years, day_term_end
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .parameters import Parameters
 from .permits import LAW_IN_FORCE_ON, CandidateFacts, may_grant_permit, to_cents
@@ -326,3 +326,20 @@ def may_issue_alvara_after_transfer(fee_paid: bool, exempt: bool = False) -> Dec
             gettext_noop("O alvará só é concedido após a comprovação do pagamento da taxa de transferência (Art. 6, §5)."),
         )
     )
+
+
+def may_request_transfer(permit_active: bool, same_person: bool) -> tuple[Decision, Decision]:
+    """Only an active permit with a holder is transferred, and to another person (Art. 6): the permit's answer,
+    the transferee's."""
+    permit = (refused("Art. 6", "permit_not_active", gettext_noop("Só uma permissão ativa pode ser transferida."))
+              if not permit_active else Decision.allow("Art. 6"))
+    transferee = (refused("Art. 6", "same_person", gettext_noop("O cessionário deve ser outra pessoa."))
+                  if same_person else Decision.allow("Art. 6"))
+    return permit, transferee
+
+
+def may_pay_fee(awaiting_fee: bool) -> Decision:
+    """The fee is paid once, on a transfer awaiting it; the alvará follows (Art. 6, §5)."""
+    if not awaiting_fee:
+        return refused("Art. 6, §5", "transfer_closed", gettext_noop("Esta transferência já foi concluída."))
+    return Decision.allow("Art. 6, §5")

@@ -9,7 +9,7 @@ from typing import Collection, Optional
 
 from .calendar import add_months, add_years, day_term_end
 from .clock import not_in_future
-from .decision import Decision, Reason
+from .decision import Decision, Reason, refused
 from .i18n import gettext_noop
 from .parameters import Parameters
 from .permits import to_cents
@@ -263,3 +263,27 @@ def may_register_for_permit(model_year: int, contest_model_year: Optional[int], 
         {"model_year": model_year, "contest": contest_model_year},
     ))
     return Decision.all_of(own, admit)
+
+
+def model_year_matches(manufacture_year: int, model_year: int) -> Decision:
+    """The model year is the year of manufacture or the next one (Art. 28: the age counts from the model year)."""
+    if manufacture_year > model_year or model_year - manufacture_year > 1:
+        return refused("Art. 28", "model_year_mismatch", gettext_noop("O ano-modelo deve ser igual ao ano de fabricação ou o seguinte."))
+    return Decision.allow("Art. 28")
+
+
+def one_taxi_per_permit(has_taxi_in_service: bool, number: str) -> Decision:
+    """A permit has one taxi in service (Art. 1, III); another comes by replacement (Art. 34)."""
+    if has_taxi_in_service:
+        return refused("Art. 1, III", "one_taxi_per_permit",
+                       gettext_noop("A permissão {number} já tem um táxi em serviço; use a troca de veículo (Art. 34)."),
+                       number=number)
+    return Decision.allow("Art. 1, III")
+
+
+def seal_given(passed: bool, seal_number: str) -> Decision:
+    """A vehicle that passes the vistoria receives the seal, whose number is recorded (Art. 37)."""
+    if passed and not seal_number:
+        return refused("Art. 37", "seal_required",
+                       gettext_noop("Veículo aprovado na vistoria recebe selo: informe o número do selo (Art. 37)."))
+    return Decision.allow("Art. 37")

@@ -83,7 +83,7 @@ def test_law_table_expands_ranges_and_separates_rules_from_their_callers():
     assert citations("Art. 21, I-III e Art. 28, § único") == {"Art. 21, I", "Art. 21, II", "Art. 21, III", "Art. 28, § único"}
     row = next(line for line in render().splitlines() if line.startswith("| Art. 62 |"))
     _article, rule, applied, _tests = (cell.strip() for cell in row.strip("|").split("|"))
-    assert "taxilaw.penalties.may_deliver_copy" in rule and "backend." not in rule
+    assert "taxilaw.due_process.may_deliver_copy" in rule and "backend." not in rule
     assert "backend.enforcement.services.autos.deliver_copy" in applied and "taxilaw." not in applied
 
 

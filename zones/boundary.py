@@ -12,8 +12,8 @@ import math
 
 import shapely
 
+from taxilaw import territory
 from taxilaw.decision import Reason
-from taxilaw.i18n import gettext_noop as _
 
 from .geojson import load_municipality
 
@@ -24,8 +24,5 @@ def inside_municipality(lon: float, lat: float) -> bool:
 
 
 def outside_reason(lon: float, lat: float) -> Reason:
-    """Why a place outside the municipality is refused (Art. 25)."""
-    return Reason("Art. 25", "outside_municipality",
-                  _("O local ({lat}, {lon}) fica fora do município de Muriaé: o serviço de táxi da Lei 1.242/1987 "
-                    "atende apenas dentro do município."),
-                  {"lat": round(lat, 5) if math.isfinite(lat) else lat, "lon": round(lon, 5) if math.isfinite(lon) else lon})
+    """Why a place outside the municipality is refused (the core's ground, Art. 25)."""
+    return territory.outside_municipality(lon, lat)

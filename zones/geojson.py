@@ -18,8 +18,7 @@ import shapely
 from shapely.geometry import Polygon, shape
 from shapely.validation import explain_validity
 
-from taxilaw.decision import Reason
-from taxilaw.i18n import gettext_noop as _
+from taxilaw import territory
 
 from .geometry import buffer_metres, distance_metres
 
@@ -32,14 +31,14 @@ BOUNDARY_FILE = DATA_DIR / "muriae_boundary.geojson"
 #: away from it, so this only absorbs rounding.
 MUNICIPALITY_TOLERANCE_M = 10.0
 
-ARTICLE = "Art. 24"
+ARTICLE = territory.ARTICLE
 
 
 class ZoneFileError(ValueError):
     """An uploaded central-zone file was refused; ``reason`` renders in pt-BR."""
 
-    def __init__(self, code: str, template: str, **params: Any):
-        self.reason = Reason(ARTICLE, code, template, params)
+    def __init__(self, code: str, **params: Any):
+        self.reason = territory.zone_file_refusal(code, **params)
         self.code = code
         super().__init__(self.reason.message)
 
@@ -54,15 +53,9 @@ def _parse(text_or_dict: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     try:
         data = json.loads(text_or_dict)
     except (TypeError, ValueError) as exc:
-        raise ZoneFileError(
-            "zone_file_not_json",
-            _("O arquivo da zona central (Art. 24) não é um GeoJSON válido: {error}."),
-            error=str(exc),
-        ) from None
+        raise ZoneFileError("zone_file_not_json", error=str(exc)) from None
     if not isinstance(data, Mapping):
-        raise ZoneFileError(
-            "zone_file_not_object", _("O arquivo da zona central (Art. 24) deve ser um objeto GeoJSON.")
-        )
+        raise ZoneFileError("zone_file_not_object")
     return data
 
 
@@ -72,11 +65,7 @@ def _single_polygon_geometry(data: Mapping[str, Any]) -> Mapping[str, Any]:
         geoms = [f.get("geometry") or {} for f in data.get("features") or [] if isinstance(f, Mapping)]
         polys = [g for g in geoms if g.get("type") in ("Polygon", "MultiPolygon")]
         if len(polys) != 1:
-            raise ZoneFileError(
-                "zone_file_polygon_count",
-                _("O arquivo da zona central (Art. 24) deve conter exatamente um polígono; contém {count}."),
-                count=len(polys),
-            )
+            raise ZoneFileError("zone_file_polygon_count", count=len(polys))
         geometry = polys[0]
     elif kind == "Feature":
         geometry = data.get("geometry") or {}
@@ -85,47 +74,26 @@ def _single_polygon_geometry(data: Mapping[str, Any]) -> Mapping[str, Any]:
     if geometry.get("type") == "MultiPolygon" and len(geometry.get("coordinates") or []) == 1:
         geometry = {"type": "Polygon", "coordinates": geometry["coordinates"][0]}
     if geometry.get("type") != "Polygon":
-        raise ZoneFileError(
-            "zone_file_not_polygon",
-            _("A zona central (Art. 24) deve ser um único polígono (Polygon); recebido: {kind}."),
-            kind=str(geometry.get("type")),
-        )
+        raise ZoneFileError("zone_file_not_polygon", kind=str(geometry.get("type")))
     return geometry
 
 
 def _check_rings(geometry: Mapping[str, Any]) -> None:
     rings = geometry.get("coordinates")
     if not isinstance(rings, (list, tuple)) or not rings:
-        raise ZoneFileError("zone_file_no_coordinates", _("O polígono da zona central (Art. 24) não tem coordenadas."))
+        raise ZoneFileError("zone_file_no_coordinates")
     for index, ring in enumerate(rings):
         try:
             positions = [(float(p[0]), float(p[1])) for p in ring]
         except (TypeError, ValueError, IndexError):
-            raise ZoneFileError(
-                "zone_file_bad_position",
-                _("O anel {ring} do polígono da zona central (Art. 24) tem posições inválidas."),
-                ring=index + 1,
-            ) from None
+            raise ZoneFileError("zone_file_bad_position", ring=index + 1) from None
         if len(positions) < 4:
-            raise ZoneFileError(
-                "zone_file_ring_too_short",
-                _("O anel {ring} do polígono da zona central (Art. 24) precisa de ao menos 4 posições; tem {count}."),
-                ring=index + 1,
-                count=len(positions),
-            )
+            raise ZoneFileError("zone_file_ring_too_short", ring=index + 1, count=len(positions))
         if positions[0] != positions[-1]:
-            raise ZoneFileError(
-                "zone_file_ring_open",
-                _("O anel {ring} do polígono da zona central (Art. 24) não está fechado: "
-                  "a primeira e a última posição devem ser iguais."),
-                ring=index + 1,
-            )
+            raise ZoneFileError("zone_file_ring_open", ring=index + 1)
         for lon, lat in positions:
             if not (-180 <= lon <= 180 and -90 <= lat <= 90):
-                raise ZoneFileError(
-                    "zone_file_not_lonlat",
-                    _("As coordenadas da zona central (Art. 24) devem ser longitude/latitude em graus (WGS 84)."),
-                )
+                raise ZoneFileError("zone_file_not_lonlat")
 
 
 @lru_cache(maxsize=1)
@@ -153,13 +121,9 @@ def load_polygon_geojson(
     _check_rings(geometry)
     polygon = shape(geometry)
     if not shapely.is_valid(polygon):
-        raise ZoneFileError(
-            "zone_file_invalid",
-            _("O polígono da zona central (Art. 24) é inválido ({detail}); corrija auto-interseções e anéis."),
-            detail=explain_validity(polygon),
-        )
+        raise ZoneFileError("zone_file_invalid", detail=explain_validity(polygon))
     if polygon.is_empty or polygon.area == 0:
-        raise ZoneFileError("zone_file_empty", _("O polígono da zona central (Art. 24) tem área nula."))
+        raise ZoneFileError("zone_file_empty")
     muni = municipality if municipality is not None else load_municipality()
     if not buffer_metres(muni, tolerance_m).covers(polygon):
         from shapely.geometry import Point
@@ -167,10 +131,5 @@ def load_polygon_geojson(
         outside = polygon.difference(muni)
         coords = shapely.get_coordinates(outside)
         furthest = max((distance_metres(Point(xy), muni) for xy in coords), default=0.0)
-        raise ZoneFileError(
-            "zone_file_outside_municipality",
-            _("A zona central (Art. 24) deve estar dentro do município de Muriaé; "
-              "parte do polígono fica fora dele (até {metres} m além do limite)."),
-            metres=round(furthest),
-        )
+        raise ZoneFileError("zone_file_outside_municipality", metres=round(furthest))
     return polygon

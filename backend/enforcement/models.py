@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from backend.parameters.append_only import AppendOnlyModel
 from backend.registry.models import Permit, Person, RevocationInquiry, Suspension
 from backend.trips.models import Passenger, Ride
+from taxilaw import due_process
 from taxilaw import penalties as law
 
 MONEY = dict(max_digits=10, decimal_places=2)
@@ -221,7 +222,7 @@ class Appeal(models.Model):
 
     decision = models.ForeignKey(PenaltyDecision, on_delete=models.CASCADE, related_name="appeals", verbose_name=_("decisão"))
     instance = models.CharField(
-        _("instância"), max_length=10, choices=[(i.value, i.label) for i in law.AppealInstance]
+        _("instância"), max_length=10, choices=[(i.value, i.label) for i in due_process.AppealInstance]
     )
     filed_on = models.DateField(_("interposto em"))
     grounds = models.TextField(_("razões do recurso"))

@@ -9,6 +9,7 @@ from django.db.models import DecimalField, F, OuterRef, QuerySet, Subquery, Sum,
 from django.db.models.functions import Coalesce
 
 from backend.registry.models import Person, RevocationInquiry
+from taxilaw import appeal_judgment
 from taxilaw import penalties as law
 
 from .models import Appeal, AutoDeInfracao, FinePayment, Penalty, PenaltyDecision
@@ -75,4 +76,4 @@ def inquiries_to_review(decision: PenaltyDecision) -> list[int]:
     docs/readings-enforcement.md).
     """
     rows = decision.penalties.filter(inquiry__outcome=RevocationInquiry.Outcome.REVOKED).only("kind", "annulled_on", "inquiry_id")
-    return [p.inquiry_id for p in rows if not law.inquiry_trigger_holds(None if p.annulled_on else p.kind)]
+    return [p.inquiry_id for p in rows if not appeal_judgment.inquiry_trigger_holds(None if p.annulled_on else p.kind)]

@@ -1,7 +1,7 @@
 """How each fare was paid and who received it; the Pix key of each person who drives (docs/payments.md).
 
 The fare is the meter's total (Art. 43); who received it decides the weekly settlement between the partners
-(Art. 1, §3-§6, ``taxilaw.split.settle``). A payment is recorded once and never rewritten.
+(Art. 1, §3-§6, ``taxilaw.settlement.settle``). A payment is recorded once and never rewritten.
 """
 
 from django.core.exceptions import ValidationError
@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Person
 from taxilaw import pix
-from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX, PARTY_AUXILIARY, PARTY_HOLDER
+from taxilaw.settlement import METHOD_CARD, METHOD_CASH, METHOD_PIX, PARTY_AUXILIARY, PARTY_HOLDER
 
 
 class PixKey(models.Model):

@@ -1,7 +1,7 @@
 """Recording how a fare was paid, and the static Pix charge of a ride (docs/payments.md).
 
 Data flows one way: the API (``dispatch.payments``) asks :func:`record_payment`, which asks the law core
-(``taxilaw.split.check_payment`` and ``payment_collector``) and writes the payment once; the API then announces
+(``taxilaw.settlement.check_payment`` and ``payment_collector``) and writes the payment once; the API then announces
 the ride to its passenger and the operators.
 """
 
@@ -13,13 +13,12 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
-from backend.api_errors import refuse, require
+from backend.api_errors import require
 from backend.registry.models import Auxiliary, Person
 from backend.trips.models import Ride, RideStatus
-from taxilaw import pix
-from taxilaw.split import (
+from taxilaw import pix, settlement
+from taxilaw.settlement import (
     METHOD_CARD,
     METHOD_PIX,
     PIX_TO_DRIVER,
@@ -91,7 +90,7 @@ class PixCharge:
 def pix_charge(ride: Ride) -> PixCharge | None:
     """The BR Code for the ride's fare on the receiver's key; ``None`` without a fare or a key.
 
-    A fare held for DIMUTRAN's review is refused with its pt-BR reason (``taxilaw.split.check_charge``)."""
+    A fare held for DIMUTRAN's review is refused with its pt-BR reason (``taxilaw.settlement.check_charge``)."""
     require(check_charge(ride.fare_held), "ride")
     receiver = pix_receiver_of(ride) if ride.driver_id else None
     key = PixKey.objects.filter(person=receiver).first() if receiver else None
@@ -99,10 +98,6 @@ def pix_charge(ride: Ride) -> PixCharge | None:
         return None
     payload = pix.static_pix(key.key, receiver.full_name, MERCHANT_CITY, ride.fare, txid=txid(ride.pk))
     return PixCharge(payload, key.key, receiver.full_name, ride.fare)
-
-
-def _refuse(code: str, template: str, field: str | None = None, **params):
-    refuse("Art. 43", code, template, field, **params)
 
 
 def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str = PIX_TO_DRIVER,
@@ -120,17 +115,11 @@ def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str =
         with transaction.atomic():
             ride = (Ride.objects.select_for_update(of=("self",)).select_related("permit", "permit__holder", "driver")
                     .filter(pk=ride_id, driver=by).first())
-            if ride is None:
-                _refuse("payment_ride_not_found", gettext_noop("Corrida não encontrada entre as suas."), "ride")
-            if ride.status != RideStatus.COMPLETED:
-                _refuse("payment_ride_not_completed",
-                        gettext_noop("Só se registra o pagamento de uma corrida concluída."), "ride")
-            if RidePayment.objects.filter(ride=ride).exists():
-                _already_recorded()
+            require(settlement.ride_payable(ride is not None, ride is not None and ride.status == RideStatus.COMPLETED),
+                    "ride")
+            require(settlement.payment_not_recorded(RidePayment.objects.filter(ride=ride).exists()), "ride")
             require(check_charge(ride.fare_held), "ride")  # held for DIMUTRAN's review: not paid until decided
-            if hasattr(ride, "statement_entry"):
-                _refuse("payment_week_closed", gettext_noop(
-                    "Esta corrida já foi contada num extrato fechado; o pagamento não pode mais ser registrado."), "ride")
+            require(settlement.ride_not_counted(hasattr(ride, "statement_entry")), "ride")
             driver_is_holder = ride.permit is not None and ride.driver_id == ride.permit.holder_id
             if method == METHOD_PIX:
                 receiver = pix_receiver_of(ride)
@@ -151,11 +140,6 @@ def record_payment(ride_id: int, by: Person, method: str, *, card_machine: str =
                 recorded_at=now, recorded_by=by)
             return payment  # the caller announces the ride (dispatch.payments), after the commit
     except IntegrityError:
-        _already_recorded()
-
-
-def _already_recorded():
-    _refuse("payment_already_recorded",
-            gettext_noop("O pagamento desta corrida já foi registrado; um pagamento não se registra duas vezes."),
-            "ride")
+        require(settlement.payment_not_recorded(True), "ride")
+        raise  # pragma: no cover - require raised
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from backend.trips.models import RideStatus
 from taxilaw import pix
-from taxilaw.split import METHOD_PIX, check_charge
+from taxilaw.settlement import METHOD_PIX, check_charge
 
 #: The city on every BR Code (field 60): the fares are collected in Muriaé.
 MERCHANT_CITY = "MURIAE"
@@ -41,7 +41,7 @@ def payment(ride) -> dict | None:
 def fare_review(ride) -> dict | None:
     """``{code, title, message}`` while a completed ride's fare waits for DIMUTRAN's review, else ``None``.
 
-    Such a fare is not charged (``taxilaw.split.check_charge``): the passenger page and the driver app show
+    Such a fare is not charged (``taxilaw.settlement.check_charge``): the passenger page and the driver app show
     "Valor em revisão" and what happens next instead of a BR Code; the payment is recorded after the decision."""
     if ride.status != RideStatus.COMPLETED:
         return None

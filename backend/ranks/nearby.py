@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit
+from taxilaw import rank_acts
 from taxilaw import ranks as law
 from taxilaw.decision import Decision
 from taxilaw.geodesy import distance_m
@@ -60,7 +61,7 @@ def ranks_near(permit: Permit, lat: float, lon: float, limit: int = 8, at: datet
             rank=rank, distance_m=distance, queue=selectors.open_checkins(rank).count(), titular=titular,
             titular_count=facts.titular_count,
             visitor_limit=law.visitor_limit(facts.titular_count) if rank.category == Rank.Category.PRIVATE else None,
-            decision=Decision.all_of(law.may_check_in_at(distance, radius), standing),
+            decision=Decision.all_of(rank_acts.may_check_in_at(distance, radius), standing),
         ))
     return out
 

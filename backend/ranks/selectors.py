@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from backend.registry.models import Permit
 from backend.registry.selectors import LIVE_STATUSES
+from taxilaw import rank_attendance
 from taxilaw import ranks as law
-from taxilaw.contests import Candidate as LawCandidate
+from taxilaw.contest_scoring import Candidate as LawCandidate
 from zones import Zone, ZoneClassifier, load_municipality, load_polygon_geojson
 from zones.geojson import BOUNDARY_FILE, CENTRAL_ZONE_FILE
 
@@ -178,8 +179,8 @@ def attendance(rank: Rank, year: int, month: int, today: date | None = None) -> 
         days = {_local_day(c.checked_in_at, tz) for c in checkins}
         since = max(a.since, first)
         excused = justified_days(a.permit, first, last)
-        decision = law.check_rank_attendance(year, month, days, justified_days=excused, until=until, since=since)
-        absent = law.absent_days(year, month, days, until=until, since=since) if until >= since else []
+        decision = rank_attendance.check_rank_attendance(year, month, days, justified_days=excused, until=until, since=since)
+        absent = rank_attendance.absent_days(year, month, days, until=until, since=since) if until >= since else []
         rows.append({
             "permit": a.permit, "attended_days": sorted(days),
             "absent_days": [d for d in absent if d not in excused],

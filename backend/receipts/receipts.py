@@ -19,7 +19,7 @@ from backend.trips.receipt_links import SALT, link_days, link_token, linkable, l
 from taxilaw import receipt as law
 from taxilaw.brazil import br_number, brl
 from taxilaw.i18n import gettext_noop
-from taxilaw.meter import Fix
+from taxilaw.meter_data import Fix
 
 
 def _when(value):
@@ -84,7 +84,7 @@ def receipt(ride) -> dict:
         "fare": str(ride.fare) if ride.fare is not None else None,
         "fare_display": brl(ride.fare),
         "fare_review": fare_review(ride),
-        "payment": _paid(ride),  # how it was paid (issue #30 item 7)  # held for DIMUTRAN's review: not charged yet (taxilaw.split.check_charge)
+        "payment": _paid(ride),  # how it was paid (issue #30 item 7)  # held for DIMUTRAN's review: not charged yet (taxilaw.settlement.check_charge)
         "meter_disagreement": ride.meter_disagreement,
         "lines": [dict(line.to_dict(), label=_(line.label), amount_display=brl(line.amount)) for line in lines],
         "tariff_decree": tariff.decree if tariff else "",

@@ -8,8 +8,7 @@ from django.utils import timezone
 
 from backend.parameters.selectors import current_parameters
 from taxilaw import compliance as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
+from taxilaw.decision import Decision
 from taxilaw.permits import PermitStatus
 from taxilaw.vehicles import InspectionResult
 
@@ -70,12 +69,5 @@ def may_work(person: Person, permit: Permit, now: datetime | None = None) -> Dec
 def decide(person: Person, permit: Permit, facts: law.ComplianceFacts | None, now: datetime) -> Decision:
     """The law core's answer on facts already read (``None``: the person does not drive this permit)."""
     if facts is None:
-        return Decision.refuse(
-            Reason(
-                "Art. 9, VI",
-                "not_a_driver_of_this_cab",
-                gettext_noop("{name} não é permissionário nem auxiliar autorizado da permissão {number} (Art. 9, VI)."),
-                {"name": person.full_name, "number": permit.number},
-            )
-        )
+        return law.drives_this_cab(False, person.full_name, permit.number)
     return law.may_work(facts, now, current_parameters)  # read only if a rule needs them

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from backend.csv_cells import SafeWriter
 from backend.pdf import FONT, new_pdf
 from taxilaw.brazil import br_number, brl, plain_amount
-from taxilaw.split import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
+from taxilaw.settlement import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER, PAYMENT_METHODS
 
 from .models import StatementAdjustment, StatementRide, WeeklyStatement
 

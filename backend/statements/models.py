@@ -15,18 +15,18 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from backend.registry.models import Permit, Person
-from taxilaw.split import (
+from taxilaw.settlement import (
     METHOD_CARD,
     METHOD_CASH,
     METHOD_PIX,
     METHOD_UNRECORDED,
     PARTY_AUXILIARY,
     PARTY_HOLDER,
-    PERMIT_HOLDER_EXPENSES_NOTE,
     Payment,
     Settlement,
     settle,
 )
+from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE
 
 ZERO = Decimal("0.00")
 

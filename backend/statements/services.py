@@ -27,16 +27,14 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
-from backend.api_errors import refuse, require
+from backend.api_errors import require
 from backend.registry.models import Auxiliary, Permit, Person
 from backend.trips.models import Ride, RideStatus
+from taxilaw import split as split_law
+from taxilaw.settlement import METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER
 from taxilaw.split import (
     LAW_SPLIT,
-    METHOD_UNRECORDED,
-    PARTY_AUXILIARY,
-    PARTY_HOLDER,
     SplitAgreement,
     check_regime,
     split_gross,
@@ -308,10 +306,6 @@ def _gross(rows: list[RideRow]) -> Decimal:
     return sum((r.fare for r in rows), ZERO)
 
 
-def _refuse(code: str, template: str, **params):
-    refuse("Art. 1, §3", code, template, **params)
-
-
 def close_week(monday: date, now: datetime | None = None) -> WeekClosure:
     """Compute and store every statement of an ended week, once (Art. 1, §3; Art. 1, §6; Art. 1, §2 note).
 
@@ -322,12 +316,7 @@ def close_week(monday: date, now: datetime | None = None) -> WeekClosure:
     (``StatementRide``) so that it is never counted twice nor missed.
     """
     now = now or timezone.now()
-    if monday.weekday() != 0:
-        _refuse("statement_not_monday", gettext_noop("A semana começa na segunda-feira ({day} não é)."), day=monday)
-    if not week_has_ended(monday, now):
-        _refuse("statement_week_open",
-                gettext_noop("A semana de {day} ainda não terminou: só pode ser fechada a partir da segunda-feira seguinte."),
-                day=monday)
+    require(split_law.week_closable(monday, monday.weekday() == 0 and week_has_ended(monday, now)))
     try:
         with transaction.atomic():
             if WeekClosure.objects.filter(week_start=monday).exists():
@@ -369,8 +358,8 @@ def close_week(monday: date, now: datetime | None = None) -> WeekClosure:
     except IntegrityError:
         if not WeekClosure.objects.filter(week_start=monday).exists():
             raise  # not a second closing of the week: a ride counted meanwhile by another closing (a 400 all the same)
-        _refuse("statement_week_closed",
-                gettext_noop("A semana de {day} já foi fechada; um extrato fechado nunca é refeito."), day=monday)
+        require(split_law.week_not_closed(True, monday))
+        raise  # pragma: no cover - require raised
 
 
 def weeks_to_close(now: datetime | None = None) -> list[date]:

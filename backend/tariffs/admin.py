@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backend.admin_doors import ServiceAddForm, ServiceRecordAdmin
 from backend.api_errors import LawViolation, require
+from taxilaw import tariff_acts
 from taxilaw.brazil import brl
 
 from . import selectors, services
@@ -39,9 +40,9 @@ class TariffDecreeForm(forms.ModelForm):
             return data
         from django.utils import timezone
 
-        if self.instance.pk and data.get("effective_from") and data["effective_from"] <= timezone.localdate():
-            raise ValidationError(gettext("Uma tarifa só pode ser corrigida para entrar em vigor depois de hoje (Art. 44)."))
         try:
+            if self.instance.pk and data.get("effective_from"):
+                require(tariff_acts.may_amend_to(data["effective_from"], timezone.localdate()))
             require(services.check_tariff(data, instance=self.instance if self.instance.pk else None))
         except LawViolation as exc:
             raise _law_errors(exc) from exc

@@ -10,7 +10,7 @@ from django.utils import timezone
 from backend.parameters.selectors import current_parameters, municipal_holidays, years_around
 from taxilaw import estimate as estimate_law
 from taxilaw import flags as flag_law
-from taxilaw import meter as meter_law
+from taxilaw import meter_data
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
 
@@ -79,7 +79,7 @@ def fare_estimate(origin: tuple[float, float], destination: tuple[float, float],
         tariff_in_force(day), at, origin, destination,
         detour=estimate_law.detour_from_table(table, day),
         municipal_holidays=municipal_holidays(years_around(day)),
-        fraction=meter_law.meter_params_from_table(table, day).fraction,
+        fraction=meter_data.meter_params_from_table(table, day).fraction,
     )
 
 
@@ -88,7 +88,7 @@ def meter_config(on: date) -> dict:
     (Art. 43, Art. 45, II): the engine's parameters (the dated fraction) and the municipal holidays of the
     year and its neighbours, with the period they cover (``holidays_from``..``holidays_until``): the phone's
     horizon, past which it guesses no municipal holiday (taxilaw.flags.FlagParams, docs/readings-tariffs.md)."""
-    from taxilaw.meter import meter_params_from_table
+    from taxilaw.meter_data import meter_params_from_table
 
     years = years_around(on)
     return {

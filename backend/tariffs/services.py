@@ -10,13 +10,12 @@ from typing import Iterable, Mapping, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import refuse, require
+from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
-from taxilaw import meter as meter_law
+from taxilaw import meter_check, meter_data, tariff_acts
 from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
 from taxilaw.decision import Decision
-from taxilaw.i18n import gettext_noop
 from taxilaw.parameters import ParameterMissing
 from taxilaw.taximeters import MeterRegime
 
@@ -38,13 +37,7 @@ def check_tariff(data: Mapping, *, instance: TariffDecree | None = None) -> Deci
 
 
 def _require_not_in_force(instance: TariffDecree, field: str | None = None) -> None:
-    if instance.is_in_force_or_past():
-        refuse(
-            "Art. 44", "tariff_in_force_immutable",
-            gettext_noop("A tarifa vigente desde {since} já está em vigor e não pode ser alterada nem excluída: "
-                         "o reajuste é feito por novo decreto."),
-            field, since=instance.effective_from,
-        )
+    require(tariff_acts.tariff_not_in_force(instance.effective_from, timezone.localdate()), field)
 
 
 @transaction.atomic
@@ -60,10 +53,7 @@ def amend_tariff(instance: TariffDecree, **data) -> TariffDecree:
     instance = TariffDecree.objects.select_for_update().get(pk=instance.pk)
     _require_not_in_force(instance)
     merged = {name: data.get(name, getattr(instance, name)) for name in TARIFF_FIELDS}
-    if merged["effective_from"] <= timezone.localdate():
-        refuse("Art. 44", "tariff_in_force_immutable",
-               gettext_noop("Uma tarifa só pode ser corrigida para entrar em vigor depois de hoje ({today})."),
-               "effective_from", today=timezone.localdate())
+    require(tariff_acts.may_amend_to(merged["effective_from"], timezone.localdate()), "effective_from")
     require(check_tariff(merged, instance=instance))
     for name, value in merged.items():
         setattr(instance, name, value)
@@ -76,9 +66,7 @@ def revoke_tariff(instance: TariffDecree) -> None:
     """Delete a decree registered by mistake, only before it takes effect (Art. 44)."""
     instance = TariffDecree.objects.select_for_update().get(pk=instance.pk)
     _require_not_in_force(instance)
-    if instance.correction_tables.exists():
-        refuse("Art. 45, §3", "tariff_has_correction_tables",
-               gettext_noop("A tarifa tem tabelas de correção autorizadas; exclua-as antes."))
+    require(tariff_acts.may_revoke(instance.correction_tables.exists()))
     instance.delete()
 
 
@@ -114,8 +102,8 @@ def _run(study: TariffStudy, items: Sequence[study_law.CostItem]) -> study_law.T
             waiting_equivalent_kmh=study.waiting_equivalent_kmh, reference=study.reference,
         )
     except (ValueError, ArithmeticError) as exc:
-        refuse("Art. 42", "study_invalid", gettext_noop("Estudo tarifário inválido: {error}."), error=str(exc))
-        raise  # pragma: no cover - refuse raised
+        require(study_law.study_failed(str(exc)))
+        raise  # pragma: no cover - require raised
 
 
 def _store_result(study: TariffStudy, result: study_law.TariffStudy) -> None:
@@ -163,7 +151,7 @@ def recompute_study(study: TariffStudy) -> TariffStudy:
 @dataclass(frozen=True)
 class Recomputation:
     tariff: law.Tariff
-    reading: meter_law.MeterReading
+    reading: meter_data.MeterReading
     phone_total: Decimal
     tolerance: Decimal
     decision: Decision
@@ -180,7 +168,7 @@ class Recomputation:
         return self.phone_total if self.correction is None else self.correction.apply(self.phone_total)
 
 
-def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started_at: datetime | None = None,
+def recompute_trip(trace: Iterable[meter_data.Fix], phone_total: Decimal, started_at: datetime | None = None,
                    stopped_at: datetime | None = None, regime: MeterRegime | None = None) -> Recomputation:
     """Re-run the meter over an uploaded trace and compare with the phone (Art. 43, Art. 45, §5).
 
@@ -192,37 +180,36 @@ def recompute_trip(trace: Iterable[meter_law.Fix], phone_total: Decimal, started
     fixes = list(trace)
     instants = [("trace", f.t) for f in fixes] + [("started_at", started_at), ("stopped_at", stopped_at)]
     for field, instant in instants:
-        if instant is not None and (not isinstance(instant, datetime) or instant.utcoffset() is None):
-            refuse("Art. 43", "trace_naive_time",
-                   gettext_noop("Toda data e hora do trajeto deve indicar o fuso horário."), field)
+        aware = instant is None or (isinstance(instant, datetime) and instant.utcoffset() is not None)
+        require(tariff_acts.trace_instant_aware(aware), field)
+    require(tariff_acts.trace_has_start(bool(fixes), started_at), "trace")
     if started_at is None:
-        if not fixes:
-            refuse("Art. 43", "trace_empty", gettext_noop("O trajeto está vazio e o início não foi informado."), "trace")
         started_at = min(f.t for f in fixes)
     day = selectors._day(started_at)
     table = current_parameters()
     try:
         max_hours, max_fixes = table.as_of("meter_max_trip_hours", day), table.as_of("meter_max_trace_fixes", day)
     except ParameterMissing:
-        refuse("Art. 43", "trip_before_parameters",
-               gettext_noop("Não há limites do taxímetro em vigor em {day}; confira a data do início."), "started_at", day=day)
-    require(*meter_law.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
+        require(tariff_acts.meter_limits_in_force(False, day), "started_at")
+        raise  # pragma: no cover - require raised
+    require(*meter_check.check_trip_size(fixes, started_at, stopped_at, max_hours=max_hours, max_fixes=max_fixes))
     try:
         tariff = regime.tariff if regime is not None and regime.decision else selectors.tariff_in_force(day)
     except law.NoTariffInForce:
-        refuse("Art. 45", "tariff_missing", gettext_noop("Nenhuma tarifa decretada está em vigor em {day}."), "started_at",
-               day=day)
+        require(tariff_acts.tariff_found(False, day), "started_at")
+        raise  # pragma: no cover - require raised
     config = selectors.meter_config(day)  # what the phone was given (Art. 43)
-    params = meter_law.MeterParams.from_dict(config["params"])
+    params = meter_data.MeterParams.from_dict(config["params"])
     holidays = frozenset(date.fromisoformat(d) for d in config["holidays"])
     try:
-        reading = meter_law.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
+        reading = meter_check.recompute(fixes, tariff, holidays, params, started_at=started_at, stopped_at=stopped_at)
     except (ValueError, TypeError, ArithmeticError) as exc:
-        refuse("Art. 43", "trace_invalid", gettext_noop("Trajeto inválido: {error}."), "trace", error=str(exc))
+        require(tariff_acts.trace_readable(str(exc)), "trace")
+        raise  # pragma: no cover - require raised
     tolerance = selectors.compare_tolerance(day)
     phone = Decimal(str(phone_total))
-    hold = meter_law.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
+    hold = meter_check.fare_hold(phone, reading.total, ratio=Decimal(str(table.as_of("meter_hold_ratio", day))),
                                tolerance=tolerance)
     correction = regime.correction if regime is not None and regime.decision else None
-    return Recomputation(tariff, reading, phone, tolerance, meter_law.compare(phone, reading.total, tolerance), hold,
+    return Recomputation(tariff, reading, phone, tolerance, meter_check.compare(phone, reading.total, tolerance), hold,
                          correction)

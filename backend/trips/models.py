@@ -95,7 +95,7 @@ class Ride(models.Model):
                                             blank=True, help_text=_("Art. 45, §3-§4"))
     server_total = models.DecimalField(_("recálculo do servidor"), max_digits=10, decimal_places=2, null=True, blank=True)
     meter_disagreement = models.BooleanField(_("divergência do taxímetro"), default=False)
-    # A total beyond the dated bound of the server's figure waits for DIMUTRAN (taxilaw.meter.fare_hold): no statement
+    # A total beyond the dated bound of the server's figure waits for DIMUTRAN (taxilaw.meter_check.fare_hold): no statement
     # counts it until released.
     fare_held = models.BooleanField(_("tarifa retida para conferência"), default=False)
     fare_released_at = models.DateTimeField(_("tarifa liberada em"), null=True, blank=True)

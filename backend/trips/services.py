@@ -12,7 +12,8 @@ from backend.registry.services.taximeters import cab_meter_regime
 from backend.tariffs import selectors as tariff_selectors
 from backend.tariffs.services import recompute_trip
 from taxilaw.compliance import local_date
-from taxilaw.meter import Fix, fare_hold
+from taxilaw.meter_check import fare_hold
+from taxilaw.meter_data import Fix
 
 from .models import Ride, RideStatus
 
@@ -24,7 +25,7 @@ def record_finished_trip(ride: Ride, *, meter_total: Decimal, trace: list[dict],
     under, if any (Art. 45, §3: ``meter_reading`` keeps the reading, ``correction_factor`` the table's factor); the
     server re-runs the meter over the trace from ``ride.on_board_at`` under the tariff the cab's taxímetro charges then
     (the tariff in force, or the one it was afered for: Art. 45, §5, Art. 47, §2) and keeps its total, its distance and
-    whether the two disagree; a total beyond the dated bound of ``taxilaw.meter.fare_hold`` is held
+    whether the two disagree; a total beyond the dated bound of ``taxilaw.meter_check.fare_hold`` is held
     (``fare_held``) and no statement counts it until DIMUTRAN releases it (:func:`release_fare`). A trace the meter cannot read raises :class:`~backend.api_errors.LawViolation`
     before anything is written. The caller announces the ride (after the commit).
     """
@@ -62,7 +63,7 @@ def release_fare(ride_id: int, *, by) -> Ride:
 
 
 def fare_hold_reasons(ride: Ride) -> list:
-    """Why the ride's fare is held for DIMUTRAN's review (``taxilaw.meter.fare_hold``), to tell the driver; empty if not held."""
+    """Why the ride's fare is held for DIMUTRAN's review (``taxilaw.meter_check.fare_hold``), to tell the driver; empty if not held."""
     if not ride.fare_held or ride.server_total is None:
         return []
     day = local_date(ride.on_board_at or ride.completed_at)

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any, Callable, Collection, Optional
 
 from taxilaw.flags import DEFAULT_FLAG_PARAMS, Flag, FlagParams, flag_for, local_time, municipal_calendar_known
-from taxilaw.meter import MeterReading
+from taxilaw.meter_data import MeterReading
 from taxiwire import inbound
 
 from ..clients import DispatchClient

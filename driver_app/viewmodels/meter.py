@@ -25,7 +25,8 @@ from typing import Any, Callable, Collection, Optional
 from taxilaw.brazil import brl
 from taxilaw.brazil import km_truncated as km  # the meter never runs ahead of itself
 from taxilaw.flags import Flag
-from taxilaw.meter import DEFAULT_METER_PARAMS, Fix, Meter, MeterParams, MeterReading
+from taxilaw.meter import Meter
+from taxilaw.meter_data import DEFAULT_METER_PARAMS, Fix, MeterParams, MeterReading
 from taxilaw.tariffs import Tariff, apply_correction
 
 from ..background import Background

@@ -8,7 +8,7 @@ number), since only a completed ride can be paid. A refusal is shown and the ent
 The terms and the payments are sent off the UI thread (``Background``), one payment in flight at a time.
 
 A fare the central holds for DIMUTRAN's review (the answer's ``fare_held``, Art. 43) is not charged
-(``taxilaw.split.check_charge``): the screen says "Valor em revisão", withdraws a QR already shown, drops the
+(``taxilaw.settlement.check_charge``): the screen says "Valor em revisão", withdraws a QR already shown, drops the
 trip's queued payment and records none; the server refuses one all the same (``payment_fare_held``).
 
 A payment screen that was missed (closed, the app killed) is reopened from the week's rides
@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 from taxilaw import pix
 from taxilaw.brazil import brl
-from taxilaw.split import METHOD_CARD, METHOD_CASH, METHOD_PIX, check_charge
+from taxilaw.settlement import METHOD_CARD, METHOD_CASH, METHOD_PIX, check_charge
 
 from ..background import Background
 from ..clients import PaymentsClient, RejectedError

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 
 from taxilaw.brazil import phone as phone_display
 from taxilaw.cancellation import REASON_LABELS, CancelReason
-from taxilaw.meter import Fix
+from taxilaw.meter_data import Fix
 from taxiwire import inbound
 
 from ..clients import DispatchClient

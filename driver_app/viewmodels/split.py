@@ -18,17 +18,8 @@ from typing import Callable, Optional
 
 from taxilaw.brazil import br_date, brl
 from taxilaw.flags import local_time
-from taxilaw.split import (
-    METHOD_LABELS,
-    METHOD_UNRECORDED,
-    PARTY_AUXILIARY,
-    PARTY_HOLDER,
-    PERMIT_HOLDER_EXPENSES_NOTE,
-    SplitAgreement,
-    WeeklySplit,
-    split_week,
-    week_start,
-)
+from taxilaw.settlement import METHOD_LABELS, METHOD_UNRECORDED, PARTY_AUXILIARY, PARTY_HOLDER
+from taxilaw.split import PERMIT_HOLDER_EXPENSES_NOTE, SplitAgreement, WeeklySplit, split_week, week_start
 
 from ..background import Background
 from ..clients import ApiError, StatementsClient, offline

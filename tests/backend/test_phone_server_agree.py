@@ -10,7 +10,8 @@ from django.utils import timezone
 from backend.parameters.models import DatedParameter
 from backend.tariffs import services
 from taxilaw.flags import Flag
-from taxilaw.meter import Fix, Meter, MeterParams
+from taxilaw.meter import Meter
+from taxilaw.meter_data import Fix, MeterParams
 from taxilaw.tariffs import Tariff
 
 pytestmark = pytest.mark.django_db

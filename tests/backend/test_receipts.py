@@ -11,7 +11,8 @@ from backend.receipts import receipts
 from backend.trips.models import Passenger, Ride, RideStatus
 from dispatch.events import snapshots
 from dispatch.models import Cab
-from taxilaw.meter import Fix, recompute
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,8 @@ from backend.receipts import documents, receipt_cache, receipts
 from backend.trips.models import Passenger, Ride, RideStatus
 from dispatch.events import snapshots
 from dispatch.models import Cab
-from taxilaw.meter import Fix, recompute
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 SP = ZoneInfo("America/Sao_Paulo")

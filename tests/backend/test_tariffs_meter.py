@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from backend.tariffs import services
-from taxilaw.meter import Fix
+from taxilaw.meter_data import Fix
 
 pytestmark = pytest.mark.django_db
 

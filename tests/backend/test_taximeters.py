@@ -12,7 +12,8 @@ from backend.registry.selectors import vehicle_in_service
 from backend.registry.services import taximeters
 from backend.tariffs import services as tariff_services
 from backend.tariffs.models import TariffDecree
-from taxilaw.meter import Fix, Meter, MeterParams
+from taxilaw.meter import Meter
+from taxilaw.meter_data import Fix, MeterParams
 from taxilaw.tariffs import Tariff
 
 pytestmark = pytest.mark.django_db
@@ -164,7 +165,7 @@ def test_a_ride_under_a_correction_table_keeps_the_reading_and_charges_the_conve
     from backend.receipts.receipts import breakdown
     from backend.trips.models import Ride
     from backend.trips.services import record_finished_trip
-    from taxilaw.meter import recompute
+    from taxilaw.meter_check import recompute
     from taxilaw.receipt import total
 
     permit = working_cab(signed_on=today - timedelta(days=60))

@@ -7,7 +7,8 @@ from driver_app.clients import FakeTrips
 from driver_app.gps import ReplayGps, demo_trace
 from driver_app.storage import JsonStore
 from driver_app.viewmodels import MeterViewModel
-from taxilaw.meter import Fix, recompute
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
 

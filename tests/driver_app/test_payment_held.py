@@ -1,4 +1,4 @@
-"""A fare the central holds for DIMUTRAN's review is not charged by the app (Art. 43; taxilaw.split.check_charge)."""
+"""A fare the central holds for DIMUTRAN's review is not charged by the app (Art. 43; taxilaw.settlement.check_charge)."""
 
 from decimal import Decimal
 

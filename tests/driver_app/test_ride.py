@@ -10,7 +10,7 @@ from driver_app.clients import FakeDispatch, FakeTariffs, NetworkError, Rejected
 from driver_app.gps import ReplayGps, SharedGps
 from driver_app.session import build_session
 from driver_app.viewmodels import DriverState, FlagViewModel, MeterViewModel, PositionReporter
-from taxilaw.meter import MeterParams
+from taxilaw.meter_data import MeterParams
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 from taxiwire import outbound
 

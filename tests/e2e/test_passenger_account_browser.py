@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from taxilaw.meter import Fix, Meter
+from taxilaw.meter import Meter
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF
 
 from .client import driver, free_at, wait_flushed

@@ -82,3 +82,36 @@ def test_art_51_cmt_validity():
     assert cmt_valid(date(2026, 6, 1), date(2026, 6, 1))
     assert cmt_valid(date(2026, 6, 1), date(2026, 6, 2)).codes == ("cmt_expired",)
     assert cmt_valid(None, date(2026, 6, 2)).codes == ("cmt_missing",)
+
+
+@pytest.mark.article("Art. 48")
+@pytest.mark.article("Art. 1, IV")
+def test_art_48_only_an_active_permit_has_auxiliaries_and_art_1_iv_one_taxi_per_professional():
+    from taxilaw.auxiliaries import may_authorize
+
+    assert all(may_authorize(True, False, "Ana"))
+    permit, person = may_authorize(False, True, "Ana")
+    assert permit.codes == ("permit_not_active",) and permit.articles == ("Art. 48",)
+    assert person.codes == ("already_driving",) and person.reasons[0].message.startswith("Ana já conduz")
+
+
+@pytest.mark.article("Art. 1, §6")
+def test_art_1_par_6_another_split_needs_the_contract():
+    from taxilaw.auxiliaries import contract_named
+
+    assert contract_named("Contrato 3/2026") and contract_named("").codes == ("contract_required",)
+
+
+@pytest.mark.article("Art. 1, §5")
+def test_art_1_par_5_a_proof_names_the_last_day_of_a_quarter():
+    from taxilaw.auxiliaries import proof_for_a_quarter
+
+    assert proof_for_a_quarter(date(2026, 6, 30)) and proof_for_a_quarter(date(2026, 6, 29)).codes == ("not_quarter_end",)
+
+
+@pytest.mark.article("Art. 51")
+def test_art_51_the_cmt_expires_after_it_is_issued():
+    from taxilaw.auxiliaries import cmt_dates
+
+    assert cmt_dates(date(2026, 1, 1), date(2027, 1, 1))
+    assert cmt_dates(date(2026, 1, 1), date(2026, 1, 1)).codes == ("cmt_dates",)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from taxilaw.split import check_charge
+from taxilaw.settlement import check_charge
 
 
 @pytest.mark.article("Art. 43", "Art. 45, §5")

@@ -189,3 +189,12 @@ def test_plain_string_values_from_the_database_are_accepted():
     facts = replace(AUXILIARY, permit_status="revoked", last_inspection_result="passed", driver_role="auxiliar")
     assert may_work(facts, NOW).codes == ("permit_revoked",)
     assert may_work(replace(facts, permit_status="active"), NOW)
+
+
+@pytest.mark.article("Art. 9, VI")
+def test_art_9_vi_only_the_holder_or_an_authorized_auxiliary_drives_the_cab():
+    from taxilaw.compliance import drives_this_cab
+
+    assert drives_this_cab(True, "Ana", "007")
+    refusal = drives_this_cab(False, "Ana", "007")
+    assert refusal.codes == ("not_a_driver_of_this_cab",) and "permissão 007 (Art. 9, VI)" in refusal.reasons[0].message

@@ -4,21 +4,23 @@ from datetime import date, datetime
 
 import pytest
 
-from taxilaw.contests import (
+from taxilaw.contest_scoring import (
     Candidate,
-    CommissionBody,
-    CommissionMember,
     allocate,
-    check_commission,
     classify_candidates,
     experience_points,
-    fleet_cap,
-    may_open_contest,
-    may_schedule_contest,
     model_year_points,
     no_accident_points,
     score,
     vehicle_admissible,
+)
+from taxilaw.contests import (
+    CommissionBody,
+    CommissionMember,
+    check_commission,
+    fleet_cap,
+    may_open_contest,
+    may_schedule_contest,
 )
 from taxilaw.parameters import DatedValue, Parameters, default_parameters
 
@@ -215,3 +217,11 @@ def test_revised_ratio_changes_the_cap():
     ])
     assert fleet_cap(revised, date(2026, 12, 31)) == 104
     assert fleet_cap(revised, date(2027, 1, 1)) == 130
+
+
+@pytest.mark.article("Art. 19")
+def test_art_19_a_classified_candidate_refused_the_grant_is_named_by_position():
+    from taxilaw.contests import winner_refused
+
+    reason = winner_refused(2, "Ana")
+    assert reason.article == "Art. 19" and reason.message.startswith("2º classificado, Ana: a outorga não é possível")

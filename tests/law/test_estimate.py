@@ -8,7 +8,8 @@ import pytest
 
 from taxilaw.estimate import DetourFactors, detour_from_table, estimate_fare, meter_total_for
 from taxilaw.flags import Flag, municipal_holiday_dates
-from taxilaw.meter import Fix, recompute
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.parameters import default_parameters
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 

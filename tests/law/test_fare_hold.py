@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from taxilaw.meter import fare_hold
+from taxilaw.meter_check import fare_hold
 from taxilaw.parameters import default_parameters
 
 RATIO, TOL = Decimal("2"), Decimal("0.50")

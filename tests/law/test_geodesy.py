@@ -19,7 +19,8 @@ from taxilaw.geodesy import (
     distance_m,
     segment_distance_m,
 )
-from taxilaw.meter import Fix, recompute
+from taxilaw.meter_check import recompute
+from taxilaw.meter_data import Fix
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
 SP = ZoneInfo("America/Sao_Paulo")

@@ -12,14 +12,9 @@ from hypothesis import strategies as st
 
 from taxilaw.flags import Flag, FlagParams, municipal_holiday_dates
 from taxilaw.geodesy import distance_m
-from taxilaw.meter import (
-    Fix,
-    Meter,
-    MeterParams,
-    MeterStateError,
-    compare,
-    recompute,
-)
+from taxilaw.meter import Meter, MeterStateError
+from taxilaw.meter_check import compare, recompute
+from taxilaw.meter_data import Fix, MeterParams
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 
 SP = ZoneInfo("America/Sao_Paulo")

@@ -6,7 +6,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from taxilaw import meter as meter_module
-from taxilaw.meter import Fix, Meter, check_trip_size, recompute
+from taxilaw.meter import Meter
+from taxilaw.meter_check import check_trip_size, recompute
+from taxilaw.meter_data import Fix
 from taxilaw.parameters import default_parameters
 from taxilaw.tariffs import MURIAE_DEMO_TARIFF as T
 

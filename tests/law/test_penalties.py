@@ -5,38 +5,42 @@ from decimal import Decimal
 
 import pytest
 
-from taxilaw.parameters import DatedValue, Parameters, default_parameters
-from taxilaw.penalties import (
-    INFRACTION_CATALOGUE_SEED,
+from taxilaw.appeal_judgment import (
     PENALTY_SEVERITY,
-    AppealInstance,
-    FineGroup,
-    PenaltyKind,
-    PenaltyLine,
-    PriorPenalty,
-    appeal_deadline,
-    assess_fine,
-    base_fine,
-    cumulate,
-    defence_deadline,
-    group_fine,
     inquiry_archive_reason,
     inquiry_trigger_holds,
-    is_recidivism,
+    may_judge_partially,
+    may_reduce,
+    reduced_fine_range,
+    refund_on_reduction,
+    severity,
+)
+from taxilaw.due_process import (
+    AppealInstance,
+    appeal_deadline,
+    defence_deadline,
     judgment_notice_deadline,
     may_appeal,
     may_complain,
     may_decide,
     may_dismiss_complaint,
     may_file_defence,
-    may_impose,
-    may_judge_partially,
     may_notify,
     may_notify_judgment,
-    may_reduce,
-    reduced_fine_range,
-    refund_on_reduction,
-    severity,
+)
+from taxilaw.parameters import DatedValue, Parameters, default_parameters
+from taxilaw.penalties import (
+    INFRACTION_CATALOGUE_SEED,
+    FineGroup,
+    PenaltyKind,
+    PenaltyLine,
+    PriorPenalty,
+    assess_fine,
+    base_fine,
+    cumulate,
+    group_fine,
+    is_recidivism,
+    may_impose,
     suspension_period,
 )
 
@@ -311,3 +315,42 @@ def test_inquiry_loses_its_trigger_when_the_revocation_falls():
     assert annulled.code == "inquiry_trigger_annulled" and "recurso nº 7" in annulled.message and "02/03/2026" in annulled.message
     reduced = inquiry_archive_reason(auto="0003/2026", appeal=7, instance="mayor", judged_on=ON, kind_after="fine")
     assert reduced.code == "inquiry_trigger_reduced" and "“Multa”" in reduced.message and "Prefeito" in reduced.message
+
+
+@pytest.mark.article("Art. 54, c")
+def test_art_54_c_a_fine_in_force_is_paid_once_exactly_to_the_cent():
+    from taxilaw.penalties import may_pay_fine
+
+    assert may_pay_fine(True, Decimal("85.10"), Decimal("85.1"))
+    assert may_pay_fine(False, Decimal("85.10"), Decimal("85.10")).codes == ("not_a_fine_in_force",)
+    assert may_pay_fine(True, Decimal("0"), Decimal("85.10")).codes == ("fine_already_paid",)
+    wrong = may_pay_fine(True, Decimal("85.10"), Decimal("80"))
+    assert wrong.codes == ("wrong_amount",) and wrong.reasons[0].message == "O valor devido é R$ 85,10."
+
+
+@pytest.mark.article("Art. 63, §1")
+@pytest.mark.article("Art. 63")
+def test_art_63_one_defence_while_the_auto_is_open_and_the_auto_is_judged_once():
+    from taxilaw.due_process import auto_open_to_decide, defence_open
+
+    assert defence_open(True, False)
+    assert defence_open(False, False).codes == defence_open(True, True).codes == ("defence_not_open",)
+    assert auto_open_to_decide(True) and auto_open_to_decide(False).codes == ("auto_already_decided",)
+
+
+@pytest.mark.article("Art. 58")
+def test_art_58_each_infraction_of_the_auto_gets_one_penalty():
+    from taxilaw.due_process import one_penalty_per_infraction
+
+    assert one_penalty_per_infraction([1, 2], [2, 1])
+    for chosen in ([1], [1, 2, 2], [1, 3]):
+        assert one_penalty_per_infraction([1, 2], chosen).codes == ("one_penalty_per_infraction",)
+
+
+@pytest.mark.article("Art. 63, §2")
+def test_art_63_par_2_a_decision_is_notified_once():
+    from taxilaw.due_process import decision_not_yet_notified
+
+    assert decision_not_yet_notified(None)
+    again = decision_not_yet_notified(date(2026, 5, 4))
+    assert again.codes == ("already_notified",) and "04/05/2026" in again.reasons[0].message

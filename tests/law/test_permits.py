@@ -217,3 +217,12 @@ def test_art_4_par_1_renewal_window_follows_the_regulations_escala():
     assert early.status is RenewalStatus.EARLY and early.decision.codes == ("renewal_early",)
     # an alvará expiring before that decree keeps the old escala (the month of expiry)
     assert assess_renewal(date(2026, 4, 20), date(2026, 3, 31), two_months).status is RenewalStatus.EARLY
+
+
+@pytest.mark.article("Art. 8")
+def test_art_8_a_permit_whose_status_forbids_the_act_is_refused_naming_it():
+    from taxilaw.permits import permit_in_status_for
+
+    refusal = permit_in_status_for("Art. 8", "TX-2026-3", "revogada")
+    assert refusal.articles == ("Art. 8",) and refusal.codes == ("permit_status",)
+    assert refusal.reasons[0].message == "A permissão TX-2026-3 está na situação “revogada”; a operação não é possível."

@@ -4,13 +4,12 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
+from taxilaw.rank_attendance import absence_revocation_due, check_rank_attendance
 from taxilaw.ranks import (
     Observation,
     RankCategory,
     RankFacts,
     RankZone,
-    absence_revocation_due,
-    check_rank_attendance,
     check_rank_staffing,
     may_compete_for_vacancy,
     may_stand_at,

@@ -116,3 +116,22 @@ def test_art_9_par_unico_the_bar_is_for_fault_and_not_perpetual():
     assert not revocation_bars("breach_of_term", revoked, date(2031, 3, 2), 5)  # CF art. 5, XLVII, b
     assert not revocation_bars("discretion", revoked, date(2026, 3, 3), 5)  # Art. 9, I: no fault, no bar
     assert revocation_bars(None, None, date(2040, 1, 1), 5)  # nothing recorded: the text's bar
+
+
+@pytest.mark.article("Art. 10")
+def test_art_10_an_inquiry_on_a_permit_in_force_decided_once():
+    from taxilaw.revocation import inquiry_pending, may_open_inquiry
+
+    assert may_open_inquiry(True) and may_open_inquiry(False).codes == ("permit_not_live",)
+    assert inquiry_pending(True) and inquiry_pending(False).codes == ("inquiry_closed",)
+
+
+@pytest.mark.article("Art. 10, §1")
+def test_art_10_par_1_the_defence_comes_between_the_summons_and_its_deadline():
+    from taxilaw.revocation import defence_in_term
+
+    summoned, deadline = date(2026, 3, 2), date(2026, 3, 9)
+    assert defence_in_term(True, summoned, deadline, summoned) and defence_in_term(True, summoned, deadline, deadline)
+    for pending, filed in ((True, date(2026, 3, 10)), (True, date(2026, 3, 1)), (False, date(2026, 3, 3))):
+        refusal = defence_in_term(pending, summoned, deadline, filed)
+        assert refusal.codes == ("defence_out_of_term",) and "09/03/2026" in refusal.reasons[0].message

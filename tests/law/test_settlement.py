@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taxilaw.split import (
+from taxilaw.settlement import (
     METHOD_CARD,
     METHOD_CASH,
     METHOD_PIX,
@@ -15,12 +15,12 @@ from taxilaw.split import (
     PARTY_HOLDER,
     PIX_TO_HOLDER,
     Payment,
-    SplitAgreement,
     check_payment,
     payment_collector,
     settle,
     settle_week,
 )
+from taxilaw.split import SplitAgreement
 
 CONTRACT_40 = SplitAgreement("contract", Decimal("40"), witnesses=2)
 CTPS = SplitAgreement("ctps")
@@ -116,3 +116,14 @@ def test_settlement_is_owed_minus_collected_to_the_centavo(pays, agreement):
     assert s.balance(PARTY_AUXILIARY) == -s.balance(PARTY_HOLDER)
     assert s.amount == abs(s.balance(PARTY_AUXILIARY))
     assert (s.payer is None) == (s.amount == 0)
+
+
+@pytest.mark.article("Art. 43")
+def test_art_43_a_payment_is_recorded_once_for_a_completed_own_ride_not_yet_counted():
+    from taxilaw.settlement import payment_not_recorded, ride_not_counted, ride_payable
+
+    assert ride_payable(True, True) and payment_not_recorded(False) and ride_not_counted(False)
+    assert ride_payable(False, False).codes == ("payment_ride_not_found",)
+    assert ride_payable(True, False).codes == ("payment_ride_not_completed",)
+    assert payment_not_recorded(True).codes == ("payment_already_recorded",)
+    assert ride_not_counted(True).codes == ("payment_week_closed",)

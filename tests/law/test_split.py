@@ -206,3 +206,15 @@ def test_late_adjustments_add_up_to_one_split_of_the_whole_week(settled_cents, l
         assert a + h == late and a >= 0 and h >= 0
         settled, aux, holder = settled + late, aux + a, holder + h
     assert (aux, holder) == split_gross(settled, pct)
+
+
+@pytest.mark.article("Art. 1, §3")
+def test_art_1_par_3_a_week_is_closed_from_its_monday_once_it_ended_and_only_once():
+    from taxilaw.split import week_closable, week_not_closed
+
+    assert week_closable(date(2026, 11, 30), True)
+    assert week_closable(date(2026, 12, 1), True).codes == ("statement_not_monday",)
+    assert week_closable(date(2026, 11, 30), False).codes == ("statement_week_open",)
+    assert week_not_closed(False, date(2026, 11, 30))
+    closed = week_not_closed(True, date(2026, 11, 30))
+    assert closed.codes == ("statement_week_closed",) and "30/11/2026" in closed.reasons[0].message

@@ -65,3 +65,24 @@ def test_art_47_an_aferition_names_certificate_and_seal_of_an_installed_meter():
     refused = may_record_aferition(date(2026, 7, 11), "", " ", date(2026, 7, 5), date(2026, 7, 8), today)
     assert set(refused.codes) == {"aferition_without_certificate", "aferition_without_seal", "aferition_in_future",
                                   "aferition_meter_not_installed"}
+
+
+@pytest.mark.article("Art. 47, §3")
+def test_art_47_par_3_one_taximeter_per_cab_and_one_register_entry_per_device():
+    from taxilaw.taximeters import may_install
+
+    cab, device = may_install(False, False, "Capelinha", "123")
+    assert cab and device
+    cab, device = may_install(True, True, "Capelinha", "123")
+    assert cab.codes == ("taximeter_already_installed",) and cab.articles == ("Art. 47, §3",)
+    assert device.codes == ("taximeter_serial_taken",) and "Capelinha com o número de série 123" in device.reasons[0].message
+
+
+@pytest.mark.article("Art. 47, §3")
+def test_art_47_par_3_a_taximeter_leaves_only_with_inmetros_permission_once_after_installation():
+    from taxilaw.taximeters import may_remove
+
+    assert all(may_remove("Of. 12/2026", False, date(2026, 1, 5), date(2026, 2, 1)))
+    permission, day = may_remove("  ", True, date(2026, 1, 5), date(2026, 2, 1))
+    assert permission.codes == ("taximeter_removal_without_permission",) and day.codes == ("taximeter_removal_date",)
+    assert may_remove("Of. 12/2026", False, date(2026, 1, 5), date(2026, 1, 4))[1].codes == ("taximeter_removal_date",)

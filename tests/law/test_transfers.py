@@ -198,3 +198,21 @@ def test_art_6_transfers_off_when_the_dated_parameter_says_so():
     assert params.as_of("permit_transfers_allowed", date(2021, 3, 10)) == 1
     assert params.as_of("permit_transfers_allowed", date(2021, 3, 11)) == 0
     assert transfers_in_force(True) and transfers_in_force(False).codes == ("transfers_struck_down",)
+
+
+@pytest.mark.article("Art. 6")
+def test_art_6_only_an_active_permit_is_transferred_and_to_another_person():
+    from taxilaw.transfers import may_request_transfer
+
+    assert all(may_request_transfer(True, False))
+    permit, transferee = may_request_transfer(False, True)
+    assert permit.codes == ("permit_not_active",) and transferee.codes == ("same_person",)
+    assert transferee.articles == ("Art. 6",)
+
+
+@pytest.mark.article("Art. 6, §5")
+def test_art_6_par_5_the_fee_is_paid_once_on_a_transfer_awaiting_it():
+    from taxilaw.transfers import may_pay_fee
+
+    assert may_pay_fee(True)
+    assert may_pay_fee(False).codes == ("transfer_closed",)

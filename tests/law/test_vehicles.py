@@ -129,3 +129,29 @@ def test_art_40_par_unico_fee_due_dates():
     assert check_inspection_fee(date(2026, 3, 2), True, None, date(2026, 4, 1))
     assert check_inspection_fee(date(2026, 3, 2), True, date(2026, 4, 2), date(2026, 4, 10)).codes == ("inspection_fee_late",)
     assert not check_inspection_fee(date(2026, 6, 1), False, None, date(2026, 6, 2))
+
+
+@pytest.mark.article("Art. 28")
+def test_art_28_the_model_year_is_the_year_of_manufacture_or_the_next():
+    from taxilaw.vehicles import model_year_matches
+
+    assert model_year_matches(2025, 2025) and model_year_matches(2025, 2026)
+    assert model_year_matches(2025, 2027).codes == ("model_year_mismatch",)
+    assert model_year_matches(2026, 2025).codes == ("model_year_mismatch",)
+
+
+@pytest.mark.article("Art. 1, III")
+def test_art_1_iii_one_taxi_in_service_per_permit():
+    from taxilaw.vehicles import one_taxi_per_permit
+
+    assert one_taxi_per_permit(False, "007")
+    refusal = one_taxi_per_permit(True, "007")
+    assert refusal.codes == ("one_taxi_per_permit",) and "permissão 007 já tem" in refusal.reasons[0].message
+
+
+@pytest.mark.article("Art. 37")
+def test_art_37_a_vehicle_that_passes_receives_a_numbered_seal():
+    from taxilaw.vehicles import seal_given
+
+    assert seal_given(True, "S-12") and seal_given(False, "")
+    assert seal_given(True, "").codes == ("seal_required",)

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from backend.api.fields import column_length
 from backend.registry.models import Permit, Person
-from taxilaw import penalties as law
+from taxilaw import due_process
 from taxilaw.revocation import RevocationGround
 
 from .. import selectors
@@ -182,7 +182,7 @@ class EnforcementNotifySerializer(serializers.Serializer):
 
 class AppealCreateSerializer(serializers.Serializer):
     decision = serializers.PrimaryKeyRelatedField(queryset=PenaltyDecision.objects.all())
-    instance = serializers.ChoiceField(choices=[(i.value, i.label) for i in law.AppealInstance])
+    instance = serializers.ChoiceField(choices=[(i.value, i.label) for i in due_process.AppealInstance])
     filed_on = serializers.DateField(default=today)
     grounds = serializers.CharField()
     deposit_receipt = serializers.CharField(required=False, allow_blank=True, default="",

@@ -16,7 +16,7 @@ from backend.api.validation import valid
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Person
 from backend.trips.api.authentication import PassengerAuthentication
-from taxilaw import penalties as law
+from taxilaw import due_process
 
 from .. import selectors
 from ..models import Appeal, AutoDeInfracao, Complaint, InfractionType, Penalty, PenaltyDecision
@@ -137,12 +137,12 @@ class AutoViewSet(viewsets.ReadOnlyModelViewSet):
         holidays = municipal_holidays()
         decision = getattr(auto, "decision", None)
         appeals = list(decision.appeals.all()) if decision else []
-        first = next((a for a in appeals if a.instance == law.AppealInstance.COMUTRAM.value), None)
+        first = next((a for a in appeals if a.instance == due_process.AppealInstance.COMUTRAM.value), None)
         return Response({
-            "defence_until": law.defence_deadline(auto.copy_delivered_on, holidays) if auto.copy_delivered_on else None,
-            "appeal_comutram_until": law.appeal_deadline(decision.notified_on, holidays) if decision and decision.notified_on else None,
-            "appeal_mayor_until": law.appeal_deadline(first.judgment_notified_on, holidays) if first and first.judgment_notified_on else None,
-            "judgment_notice_until": [law.judgment_notice_deadline(a.judged_on, holidays) for a in appeals if a.judged_on],
+            "defence_until": due_process.defence_deadline(auto.copy_delivered_on, holidays) if auto.copy_delivered_on else None,
+            "appeal_comutram_until": due_process.appeal_deadline(decision.notified_on, holidays) if decision and decision.notified_on else None,
+            "appeal_mayor_until": due_process.appeal_deadline(first.judgment_notified_on, holidays) if first and first.judgment_notified_on else None,
+            "judgment_notice_until": [due_process.judgment_notice_deadline(a.judged_on, holidays) for a in appeals if a.judged_on],
         })
 
 

@@ -11,15 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.models import RevocationInquiry, Suspension
 from backend.registry.services import permits as permit_services
-from taxilaw import clock
+from taxilaw import appeal_judgment, clock, due_process
 from taxilaw import penalties as law
 from taxilaw.decision import Decision
-from taxilaw.i18n import gettext_noop
 
 from .. import selectors
 from ..models import (
@@ -49,20 +47,15 @@ def file_appeal(
     only while the dated parameter ``appeal_deposit_required`` says so (not since STF Súmula Vinculante 21); a deposit
     given is recorded and refunded as the judgment decides."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
-    instance = law.AppealInstance(instance)
-    if decision.status != PenaltyDecision.Status.IN_FORCE:
-        _refuse("Art. 63, §3", "nothing_to_appeal", gettext_noop("Não há penalidade em vigor a recorrer."))
-    if decision.appeals.filter(instance=instance.value).exists():
-        _refuse("Art. 63, §3", "appeal_exists", gettext_noop("Já há recurso nesta instância."), "instance")
-    if instance is law.AppealInstance.COMUTRAM:
+    instance = due_process.AppealInstance(instance)
+    require(due_process.appeal_has_object(decision.status == PenaltyDecision.Status.IN_FORCE))
+    require(due_process.instance_not_yet_appealed(decision.appeals.filter(instance=instance.value).exists()), "instance")
+    if instance is due_process.AppealInstance.COMUTRAM:
         notified_on = decision.notified_on
     else:
-        first = decision.appeals.filter(instance=law.AppealInstance.COMUTRAM.value).first()
-        if first is None or first.result == Appeal.Result.PENDING or first.judgment_notified_on is None:
-            _refuse(
-                "Art. 63, §3", "first_instance_pending",
-                gettext_noop("O recurso ao Prefeito cabe depois do julgamento do COMUTRAM, notificado ao infrator (Art. 63, §3)."), "instance",
-            )
+        first = decision.appeals.filter(instance=due_process.AppealInstance.COMUTRAM.value).first()
+        judged = first is not None and first.result != Appeal.Result.PENDING and first.judgment_notified_on is not None
+        require(due_process.second_instance_open(judged), "instance")
         notified_on = first.judgment_notified_on
     fines = _fines(decision)
     owed = sum((p.amount for p in fines), Decimal("0"))
@@ -72,7 +65,7 @@ def file_appeal(
     new_deposit = deposit_amount if (deposit_receipt and deposit_amount is not None) else Decimal("0")
     deposit_proved = already + new_deposit >= owed
     require(
-        law.may_appeal(
+        due_process.may_appeal(
             instance, notified_on=notified_on, filed_on=filed_on, against_fine=bool(fines),
             deposit_proved=deposit_proved, municipal_holidays=municipal_holidays(),
             deposit_required=bool(int(current_parameters().as_of("appeal_deposit_required", filed_on))),
@@ -121,14 +114,13 @@ def _judgment_result(granted: Optional[bool], result: Optional[str]) -> str:
         if granted is None:
             raise ValueError("judge_appeal needs granted or result")
         return Appeal.Result.GRANTED if granted else Appeal.Result.UPHELD
-    if result not in (Appeal.Result.UPHELD, Appeal.Result.GRANTED, Appeal.Result.PARTIAL):
-        _refuse("Art. 63, §3", "judgment_result_invalid", gettext_noop("O julgamento deve prover, prover em parte ou negar provimento ao recurso."), "result")
+    require(appeal_judgment.judgment_result_valid(result), "result")
     return Appeal.Result(result).value
 
 
 def _plan_reductions(appeal: Appeal, judged_on: date, judgment_text: str, reductions: Sequence[ReductionChoice]) -> list[_PlannedReduction]:
     """Check every reduction of a partial judgment against the law core, writing nothing (Art. 63, §3, Art. 54-59)."""
-    require(law.may_judge_partially(judgment_text, len(reductions)), "reductions")
+    require(appeal_judgment.may_judge_partially(judgment_text, len(reductions)), "reductions")
     decision = appeal.decision
     auto = decision.auto
     in_force = {p.pk: p for p in decision.penalties.select_related("infraction") if p.annulled_on is None}
@@ -138,18 +130,14 @@ def _plan_reductions(appeal: Appeal, judged_on: date, judgment_text: str, reduct
     verdicts, plan = [], []
     for choice in reductions:
         penalty = in_force.get(choice.penalty.pk)
-        if penalty is None or penalty.pk in seen:
-            _refuse(
-                "Art. 63, §3", "reduction_penalty_invalid",
-                gettext_noop("A penalidade {penalty} não é uma penalidade em vigor da decisão recorrida, ou foi indicada mais de uma vez."),
-                "reductions", penalty=choice.penalty.pk,
-            )
+        require(appeal_judgment.reduction_of_a_penalty_in_force(
+            penalty is not None, penalty is not None and penalty.pk in seen, choice.penalty.pk), "reductions")
         seen.add(penalty.pk)
         spec = penalty.infraction.to_law()
         kind = law.PenaltyKind(choice.kind)
         has_fine = spec.group is not None or spec.fine_ufm is not None
-        fine_range = law.reduced_fine_range(spec, auto.committed_on, params, priors) if kind is law.PenaltyKind.FINE and has_fine else None
-        verdict = law.may_reduce(
+        fine_range = appeal_judgment.reduced_fine_range(spec, auto.committed_on, params, priors) if kind is law.PenaltyKind.FINE and has_fine else None
+        verdict = appeal_judgment.may_reduce(
             spec,
             law.PenaltyLine(spec.code, law.PenaltyKind(penalty.kind), penalty.amount, penalty.starts_on, penalty.ends_on),
             law.PenaltyLine(spec.code, kind, choice.amount, choice.starts_on, choice.ends_on),
@@ -177,16 +165,10 @@ def check_judgment(
 
 
 def _validate_judgment(appeal: Appeal, judged_on: Optional[date], result: str, judgment_text: str, reductions: Sequence[ReductionChoice]):
-    if appeal.result != Appeal.Result.PENDING:
-        _refuse("Art. 63, §3", "appeal_already_judged", gettext_noop("Este recurso já foi julgado."))
-    if judged_on is None or judged_on < appeal.filed_on:
-        _refuse("Art. 63, §3", "judgment_before_appeal", gettext_noop("O julgamento não pode anteceder o recurso ({on})."), "judged_on", on=appeal.filed_on)
+    require(appeal_judgment.appeal_still_pending(appeal.result == Appeal.Result.PENDING))
+    require(appeal_judgment.judged_after_filing(appeal.filed_on, judged_on), "judged_on")
     if result != Appeal.Result.PARTIAL:
-        if reductions:
-            _refuse(
-                "Art. 63, §3", "reductions_only_when_partial",
-                gettext_noop("Penalidades reduzidas só cabem no provimento parcial."), "reductions",
-            )
+        require(appeal_judgment.reductions_only_when_partial(False, len(reductions)), "reductions")
         return []
     return _plan_reductions(appeal, judged_on, judgment_text, reductions)
 
@@ -205,7 +187,7 @@ def judge_appeal(
 
     Granted, the penalties are annulled: suspension lifted, deposit refunded.
     Granted in part (``result="partial"``), the infraction stands and each
-    penalty in ``reductions`` is lightened (:func:`taxilaw.penalties.may_reduce`):
+    penalty in ``reductions`` is lightened (:func:`taxilaw.appeal_judgment.may_reduce`):
     what the deposit holds beyond the fine that remains is refunded
     (Art. 63, §5), a suspension in force is shortened or lifted. Either way a
     revocation inquiry whose trigger fell is archived with a reference to the
@@ -247,7 +229,7 @@ def _annul(decision: PenaltyDecision, on: date) -> None:
 def _refund_excess(penalty: Penalty, fine_after: Optional[Decimal], on: date) -> Decimal:
     """Refund what the deposit (or a payment) holds beyond the fine that remains (Art. 63, §5); a row is split when only part returns."""
     rows = list(penalty.payments.select_for_update().filter(refunded_on__isnull=True))
-    excess = law.refund_on_reduction(sum((r.amount for r in rows), Decimal("0")), fine_after)
+    excess = appeal_judgment.refund_on_reduction(sum((r.amount for r in rows), Decimal("0")), fine_after)
     left = excess
     # deposits first (they exist for the appeal), the latest first
     for row in sorted(rows, key=lambda r: (r.kind != FinePayment.Kind.DEPOSIT, -r.paid_on.toordinal(), -r.pk)):
@@ -314,12 +296,12 @@ def _archive_inquiries(appeal: Appeal, on: date) -> None:
     decision = appeal.decision
     for penalty in decision.penalties.filter(inquiry__isnull=False):
         kind_after = None if penalty.annulled_on else penalty.kind
-        if law.inquiry_trigger_holds(kind_after):
+        if appeal_judgment.inquiry_trigger_holds(kind_after):
             continue
         inquiry = RevocationInquiry.objects.select_for_update().get(pk=penalty.inquiry_id)
         if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
             continue  # already decided by the inquiry itself: see docs/readings-enforcement.md
-        reason = law.inquiry_archive_reason(
+        reason = appeal_judgment.inquiry_archive_reason(
             auto=decision.auto.number, appeal=appeal.pk, instance=appeal.instance, judged_on=on, kind_after=kind_after
         )
         inquiry.outcome = RevocationInquiry.Outcome.DISMISSED
@@ -333,12 +315,10 @@ def _archive_inquiries(appeal: Appeal, on: date) -> None:
 def notify_judgment(*, appeal: Appeal, notified_on: date) -> Appeal:
     """Tell the infractor the appeal's judgment within 10 days of it (Art. 63, §4)."""
     appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
-    if appeal.judged_on is None:
-        _refuse("Art. 63, §4", "appeal_not_judged", gettext_noop("O recurso ainda não foi julgado."))
-    if appeal.judgment_notified_on is not None:
-        _refuse("Art. 63, §4", "already_notified", gettext_noop("O infrator já foi cientificado em {on}."), "notified_on", on=appeal.judgment_notified_on)
+    require(due_process.judgment_to_notify(appeal.judged_on is not None))
+    require(due_process.judgment_not_yet_notified(appeal.judgment_notified_on), "notified_on")
     require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §4", "ciência do julgamento"), "notified_on")
-    require(law.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
+    require(due_process.may_notify_judgment(appeal.judged_on, notified_on, municipal_holidays()), "notified_on")
     appeal.judgment_notified_on = notified_on
     appeal.save(update_fields=["judgment_notified_on"])
     return appeal

@@ -9,13 +9,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
 from backend.registry.models import Auxiliary, Permit, Person
-from taxilaw import clock
-from taxilaw import penalties as law
-from taxilaw.i18n import gettext_noop
+from taxilaw import clock, due_process
 
 from ..models import (
     AutoDeInfracao,
@@ -48,7 +45,7 @@ def issue(
     """Draw up an auto de infração for a proven violation (Art. 60, Art. 61); numbered per year."""
     infractions = list(dict.fromkeys(infractions))
     require(clock.not_in_future(issued_on, timezone.localdate(), "Art. 60", "lavratura do auto"), "issued_on")
-    decision = law.may_issue_auto(
+    decision = due_process.may_issue_auto(
         infraction_codes=[i.code for i in infractions], committed_on=committed_on, issued_on=issued_on,
         not_in_force=[i.code for i in infractions if not i.in_force_on(committed_on)],
         infractor_of_permit=_is_driver_of(person, permit), infractor=person.full_name, number=permit.number,
@@ -74,7 +71,7 @@ def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
     """The infractor receives a copy of the auto (Art. 62); the defence term runs from it (Art. 63, §1)."""
     auto = _locked(auto)
     require(clock.not_in_future(delivered_on, timezone.localdate(), "Art. 62", "entrega da cópia"), "delivered_on")
-    require(law.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
+    require(due_process.may_deliver_copy(auto.issued_on, delivered_on, auto.copy_delivered_on), "delivered_on")
     auto.copy_delivered_on = delivered_on
     auto.save(update_fields=["copy_delivered_on"])
     return auto
@@ -84,7 +81,6 @@ def deliver_copy(*, auto: AutoDeInfracao, delivered_on: date) -> AutoDeInfracao:
 def file_defence(*, auto: AutoDeInfracao, text: str, filed_on: date) -> Defence:
     """The written defence, within 5 days of receiving the auto (Art. 63, §1)."""
     auto = _locked(auto)
-    if auto.status != AutoDeInfracao.Status.OPEN or Defence.objects.filter(auto=auto).exists():
-        _refuse("Art. 63, §1", "defence_not_open", gettext_noop("Não cabe mais defesa neste auto."))
-    require(law.may_file_defence(auto.copy_delivered_on, filed_on, municipal_holidays()), "filed_on")
+    require(due_process.defence_open(auto.status == AutoDeInfracao.Status.OPEN, Defence.objects.filter(auto=auto).exists()))
+    require(due_process.may_file_defence(auto.copy_delivered_on, filed_on, municipal_holidays()), "filed_on")
     return Defence.objects.create(auto=auto, text=text, filed_on=filed_on)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.trips.models import Passenger, Ride, RideStatus
-from taxilaw import penalties as law
+from taxilaw import due_process
 
 from ..models import (
     Complaint,
@@ -53,7 +53,7 @@ def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> C
     """A passenger complains about their own ride that a cab took: completed, or abandoned by it (Art. 60, § único)."""
     ride = Ride.objects.select_related("permit", "driver").filter(pk=ride_id).first()
     with_cab = bool(ride and ride.permit_id and ride.driver_id)
-    decision = law.may_complain(
+    decision = due_process.may_complain(
         own_ride=bool(ride and ride.passenger_id == passenger.pk),
         ride_completed=with_cab and ride.status == RideStatus.COMPLETED,
         cab_abandoned=with_cab and ride.status == RideStatus.CANCELLED and ride.accepted_at is not None,
@@ -61,7 +61,7 @@ def file_complaint(*, passenger: Passenger, ride_id: int, description: str) -> C
     require(decision, "ride")
     Passenger.objects.select_for_update().filter(pk=passenger.pk).first()  # one passenger's complaints in turn
     table, on = current_parameters(), timezone.localdate()
-    require(law.complaint_within_limits(
+    require(due_process.complaint_within_limits(
         filed_on_ride=Complaint.objects.filter(passenger=passenger, ride=ride).count(),
         max_per_ride=int(table.as_of("complaint_max_per_ride", on)),
         chars=len(description), max_chars=int(table.as_of("complaint_max_chars", on)),
@@ -81,7 +81,7 @@ def triage_complaint(
 ) -> Complaint:
     """DIMUTRAN turns a complaint into an auto, or dismisses it with reasons (Art. 60, § único)."""
     complaint = Complaint.objects.select_for_update().get(pk=complaint.pk)
-    require(law.may_triage_complaint(complaint.status == Complaint.Status.RECEIVED))
+    require(due_process.may_triage_complaint(complaint.status == Complaint.Status.RECEIVED))
     if issue_auto:
         ride = complaint.ride
         ended_at = ride.completed_at or ride.cancelled_at  # a refusal of service is committed when the cab gave up
@@ -92,7 +92,7 @@ def triage_complaint(
         )
         complaint.status = Complaint.Status.AUTO_ISSUED
     else:
-        require(law.may_dismiss_complaint(reasoning), "reasoning")
+        require(due_process.may_dismiss_complaint(reasoning), "reasoning")
         complaint.status = Complaint.Status.DISMISSED
     complaint.triaged_on = on
     complaint.triage_reasoning = reasoning

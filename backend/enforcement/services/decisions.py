@@ -9,14 +9,12 @@ from typing import Optional, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import refuse as _refuse
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from backend.registry.services import permits as permit_services
 from backend.registry.services import revocation as revocation_services
-from taxilaw import clock
+from taxilaw import clock, due_process
 from taxilaw import penalties as law
-from taxilaw.i18n import gettext_noop
 from taxilaw.revocation import RevocationGround
 
 from .. import selectors
@@ -62,10 +60,9 @@ def decide(
     """
     auto = _locked(auto)
     require(clock.not_in_future(decided_on, timezone.localdate(), "Art. 63", "decisão"), "decided_on")
-    if auto.status != AutoDeInfracao.Status.OPEN:
-        _refuse("Art. 63", "auto_already_decided", gettext_noop("Este auto já foi julgado."))
+    require(due_process.auto_open_to_decide(auto.status == AutoDeInfracao.Status.OPEN))
     defence = Defence.objects.filter(auto=auto).first()
-    require(law.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
+    require(due_process.may_decide(auto.copy_delivered_on, defence.filed_on if defence else None, decided_on, municipal_holidays()), "decided_on")
     if not upheld:
         auto.status = AutoDeInfracao.Status.DISMISSED
         auto.save(update_fields=["status"])
@@ -74,12 +71,7 @@ def decide(
         )
 
     infractions = {i.pk: i for i in auto.infractions.all()}
-    chosen = {c.infraction.pk: c for c in choices}
-    if set(chosen) != set(infractions) or len(chosen) != len(choices):
-        _refuse(
-            "Art. 58", "one_penalty_per_infraction",
-            gettext_noop("Aplique uma penalidade a cada infração do auto, cumulativamente (Art. 58)."), "penalties",
-        )
+    require(due_process.one_penalty_per_infraction(list(infractions), [c.infraction.pk for c in choices]), "penalties")
 
     params = current_parameters()
     priors = selectors.prior_penalties(auto.person, auto.committed_on, exclude_auto=auto)
@@ -134,10 +126,9 @@ def decide(
 def notify_decision(*, decision: PenaltyDecision, notified_on: date) -> PenaltyDecision:
     """The infractor is notified of the decision imposing a penalty; the appeal term runs from it (Art. 63, §2)."""
     decision = PenaltyDecision.objects.select_for_update().get(pk=decision.pk)
-    if decision.notified_on is not None:
-        _refuse("Art. 63, §2", "already_notified", gettext_noop("O infrator já foi notificado em {on}."), "notified_on", on=decision.notified_on)
+    require(due_process.decision_not_yet_notified(decision.notified_on), "notified_on")
     require(clock.not_in_future(notified_on, timezone.localdate(), "Art. 63, §2", "notificação"), "notified_on")
-    require(law.may_notify(decision.decided_on, notified_on), "notified_on")
+    require(due_process.may_notify(decision.decided_on, notified_on), "notified_on")
     decision.notified_on = notified_on
     decision.save(update_fields=["notified_on"])
     return decision

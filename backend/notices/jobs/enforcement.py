@@ -9,7 +9,7 @@ from django.utils import timezone
 from backend.enforcement.models import Appeal
 from backend.parameters.selectors import municipal_holidays
 from backend.scheduler.jobs import job
-from taxilaw import penalties as law
+from taxilaw import due_process
 
 from ..services import notify
 
@@ -21,7 +21,7 @@ def judgment_notice(now: datetime) -> str:
     on, holidays, told = timezone.localdate(now), municipal_holidays(), 0
     pending = Appeal.objects.filter(judged_on__isnull=False, judgment_notified_on__isnull=True).select_related("decision__auto")
     for appeal in pending:
-        reason = law.judgment_notice_reminder(appeal.decision.auto.number, appeal.judged_on, None, on, holidays)
+        reason = due_process.judgment_notice_reminder(appeal.decision.auto.number, appeal.judged_on, None, on, holidays)
         if reason is None:
             continue
         notify(f"judgment_notice:{appeal.pk}:{reason.code}", reason, on)  # to DIMUTRAN, who notifies

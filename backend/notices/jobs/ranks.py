@@ -9,7 +9,7 @@ from django.utils import timezone
 from backend.ranks import selectors
 from backend.ranks.models import Rank
 from backend.scheduler.jobs import job
-from taxilaw import ranks as rank_law
+from taxilaw.rank_attendance import attendance_months
 from taxilaw.revocation import RevocationGround
 
 from ..services import notify
@@ -23,7 +23,7 @@ def rank_attendance(now: datetime) -> str:
     yesterday: the last days of a month once it ended, and any day a missed run left (keyed per month)."""
     today = timezone.localdate(now)
     opened = 0
-    for year, month, until in rank_law.attendance_months(today - timedelta(days=1)):
+    for year, month, until in attendance_months(today - timedelta(days=1)):
         for rank in Rank.objects.filter(category=Rank.Category.PRIVATE, active=True):
             opened += _absences(rank, year, month, until, today)
     return f"inquéritos abertos {opened}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
-from taxilaw.split import PIX_RECEIVERS, PIX_TO_DRIVER
+from taxilaw.settlement import PIX_RECEIVERS, PIX_TO_DRIVER
 
 from ..models import PixKey, RidePayment
 

@@ -10,10 +10,10 @@ from django.utils import timezone
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit, Person
+from taxilaw import contest_scoring, rank_acts
 from taxilaw import contests as contest_law
 from taxilaw import ranks as law
 from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop as _
 
 from .. import selectors
 from ..models import (
@@ -67,7 +67,7 @@ def register_candidate(*, contest: Contest, person: Person, model_year: int, pro
                        resident_since: date | None = None, preferred_ranks: list[int] | None = None) -> Candidate:
     """Register a proposal (Art. 19, Art. 20); refuse an over-age vehicle (Art. 28) and, in a promotion, a non-holder (Art. 27)."""
     contest = _open(contest)
-    decisions = [contest_law.vehicle_admissible(model_year, contest.contest_date)]
+    decisions = [contest_scoring.vehicle_admissible(model_year, contest.contest_date)]
     if contest.promotion:
         probe = selectors.law_candidate(Candidate(person=person, model_year=model_year))
         decisions.append(law.may_compete_for_vacancy(law.RankZone.CENTRAL, probe.holds_permit))
@@ -87,7 +87,7 @@ def register_candidate(*, contest: Contest, person: Person, model_year: int, pro
 
 
 def _store_score(candidate: Candidate, contest: Contest) -> None:
-    s = contest_law.score(selectors.law_candidate(candidate), contest.contest_date)
+    s = contest_scoring.score(selectors.law_candidate(candidate), contest.contest_date)
     candidate.model_year_points, candidate.experience_points, candidate.qualification_points = s.model_year, s.experience, s.qualification
     candidate.total_points = s.total
     candidate.save(update_fields=["model_year_points", "experience_points", "qualification_points", "total_points"])
@@ -100,11 +100,11 @@ def classify_contest(*, contest: Contest, published_on: date) -> Contest:
 
     contest = _open(contest)
     rows = {str(c.pk): c for c in contest.candidates.all()}
-    classification = contest_law.classify_candidates(
+    classification = contest_scoring.classify_candidates(
         [selectors.law_candidate(c) for c in rows.values()], contest.contest_date, promotion=contest.promotion
     )
     vacancies = {str(v.rank_id): v.permits for v in contest.vacancies.order_by("order", "id")}
-    allocation = contest_law.allocate(classification, vacancies)
+    allocation = contest_scoring.allocate(classification, vacancies)
     rank_of = {cid: int(rank) for rank, ids in allocation.by_rank.items() for cid in ids}
     for entry in classification.ranked:
         c = rows[entry.candidate.id]
@@ -150,11 +150,11 @@ def _reallocate(contest: Contest) -> None:
     """Allocate again, in the stored classification order, to the ranks of the edital (Art. 19)."""
     rows = list(contest.candidates.filter(excluded=False).order_by("position", "id"))
     ranked = tuple(
-        contest_law.Ranked(c.position, law_c, contest_law.score(law_c, contest.contest_date), c.decided_by or None, c.needs_draw)
+        contest_scoring.Ranked(c.position, law_c, contest_scoring.score(law_c, contest.contest_date), c.decided_by or None, c.needs_draw)
         for c, law_c in ((c, selectors.law_candidate(c)) for c in rows)
     )
     vacancies = {str(v.rank_id): v.permits for v in contest.vacancies.order_by("order", "id")}
-    allocation = contest_law.allocate(contest_law.Classification(ranked), vacancies)
+    allocation = contest_scoring.allocate(contest_scoring.Classification(ranked), vacancies)
     rank_of = {cid: int(rank) for rank, ids in allocation.by_rank.items() for cid in ids}
     for c in rows:
         c.allocated_rank_id = rank_of.get(str(c.pk))
@@ -202,9 +202,7 @@ def next_permit_number(year: int) -> str:
 
 
 def _winner_reason(c: Candidate) -> Reason:
-    return Reason("Art. 19", "contest_winner_refused",
-                  _("{position}º classificado, {name}: a outorga não é possível pelos motivos a seguir."),
-                  {"position": c.position, "name": c.person.full_name})
+    return contest_law.winner_refused(c.position, c.person.full_name)
 
 
 @transaction.atomic
@@ -253,7 +251,7 @@ def _grant_in_order(contest: Contest, on: date, refusals: list[Decision]) -> Can
                .select_related("person", "allocated_rank").order_by("position", "id"))
     for c in winners:
         rank = Rank.objects.select_for_update().get(pk=c.allocated_rank_id)
-        in_operation = law.rank_in_operation(rank.active, rank.name)
+        in_operation = rank_acts.rank_in_operation(rank.active, rank.name)
         if not in_operation:
             refusals.append(Decision.refuse(_winner_reason(c), *in_operation.reasons))
             continue
@@ -285,7 +283,7 @@ def _grant_in_order(contest: Contest, on: date, refusals: list[Decision]) -> Can
 def _promote(c: Candidate, rank: Rank, on: date) -> Permit:
     """Art. 27: the holder's active permit leaves its rank for the central rank won in the promotion."""
     permit = Permit.objects.filter(holder=c.person, status=Permit.Status.ACTIVE).first()
-    require(law.may_promote(permit is not None, c.person.full_name), "candidates")
+    require(rank_acts.may_promote(permit is not None, c.person.full_name), "candidates")
     assign_rank(permit=permit, rank=rank, since=on)
     return permit
 

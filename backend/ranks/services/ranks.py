@@ -15,7 +15,7 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters
 from backend.registry.models import Permit
 from backend.registry.selectors import vehicle_in_service
-from taxilaw import clock
+from taxilaw import clock, rank_acts
 from taxilaw import ranks as law
 from taxilaw.decision import Decision
 from taxilaw.geodesy import distance_m
@@ -69,12 +69,12 @@ def rezone_ranks() -> None:
 
 def _zone_of(lon: float, lat: float) -> Zone:
     zone = selectors.classify(lon, lat)
-    require(law.may_locate_rank(zone is not Zone.OUTSIDE, lat, lon), "location")
+    require(rank_acts.may_locate_rank(zone is not Zone.OUTSIDE, lat, lon), "location")
     return zone
 
 
 def _check_rank_shape(category: str, temporary: bool, opens_on, closes_on) -> None:
-    decision = law.check_rank_shape(law.RankCategory(category), temporary, opens_on, closes_on)
+    decision = rank_acts.check_rank_shape(law.RankCategory(category), temporary, opens_on, closes_on)
     require(decision, "closes_on" if "temporary_rank_bad_duration" in decision.codes else "temporary")
 
 
@@ -97,7 +97,7 @@ def update_rank(rank: Rank, **changes) -> Rank:
         setattr(rank, key, value)
     rank.zone = _zone_of(rank.lon, rank.lat).value
     _check_rank_shape(rank.category, rank.temporary, rank.opens_on, rank.closes_on)
-    require(law.may_keep_titulars(law.RankCategory(rank.category), selectors.current_assignments(rank).exists()), "category")
+    require(rank_acts.may_keep_titulars(law.RankCategory(rank.category), selectors.current_assignments(rank).exists()), "category")
     if not rank.temporary:
         rank.opens_on = rank.closes_on = None
     rank.save()
@@ -116,7 +116,7 @@ def cancel_rank(rank: Rank, on: date) -> Rank:
 
 
 def _require_active(permit: Permit, article: str) -> None:
-    require(law.permit_may_act(permit.status == Permit.Status.ACTIVE, permit.number, str(permit.get_status_display()), article),
+    require(rank_acts.permit_may_act(permit.status == Permit.Status.ACTIVE, permit.number, str(permit.get_status_display()), article),
             "permit")
 
 
@@ -126,8 +126,8 @@ def assign_rank(*, permit: Permit, rank: Rank, since: date) -> RankAssignment:
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     rank = Rank.objects.select_for_update().get(pk=rank.pk)
     _require_active(permit, "Art. 22, I")
-    require(law.may_designate(law.RankCategory(rank.category), rank.name), "rank")
-    require(law.rank_in_operation(rank.active, rank.name), "rank")
+    require(rank_acts.may_designate(law.RankCategory(rank.category), rank.name), "rank")
+    require(rank_acts.rank_in_operation(rank.active, rank.name), "rank")
     RankAssignment.objects.filter(permit=permit, ended_on__isnull=True).update(ended_on=since)
     return RankAssignment.objects.create(permit=permit, rank=rank, since=since)
 
@@ -141,7 +141,7 @@ def designate_titular(*, permit: Permit, rank: Rank, since: date) -> RankAssignm
         Q(permit=permit) | Q(person=permit.holder_id, contest__promotion=True),
         allocated_rank=rank, contest__status=Contest.Status.GRANTED,
     ).exists()
-    require(law.may_designate_in_zone(
+    require(rank_acts.may_designate_in_zone(
         law.RankZone(rank.zone), law.RankZone(current.rank.zone) if current else None, won, rank.name), "rank")
     return assign_rank(permit=permit, rank=rank, since=since)
 
@@ -182,17 +182,17 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position
     at = at or timezone.now()
     correction = recorded_by_inspector and bool((correction_reason or "").strip())
     seen = cab_seen(permit.pk)
-    require(law.may_queue_at_rank(seen is not None and seen.serving_ride), "permit")
+    require(rank_acts.may_queue_at_rank(seen is not None and seen.serving_ride), "permit")
     if not correction:
         position = position or (seen.position if seen else None)
         distance = distance_m(position[0], position[1], rank.lat, rank.lon) if position else None
         radius = current_parameters().as_of("rank_checkin_radius_m", timezone.localtime(at).date())
-        require(law.may_check_in_at(distance, float(radius)), "position")
+        require(rank_acts.may_check_in_at(distance, float(radius)), "position")
     rank = Rank.objects.select_for_update().get(pk=rank.pk)  # serialize arrivals at the rank
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     _require_active(permit, "Art. 22")
-    require(law.rank_in_operation(rank.active, rank.name), "rank")
-    require(law.may_check_in(RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists(), permit.number), "permit")
+    require(rank_acts.rank_in_operation(rank.active, rank.name), "rank")
+    require(rank_acts.may_check_in(RankCheckIn.objects.filter(permit=permit, checked_out_at__isnull=True).exists(), permit.number), "permit")
     standing, is_titular = stand_decision(permit, rank, timezone.localtime(at).date())
     require(standing, "rank")
     if recorded_by_inspector:
@@ -209,7 +209,7 @@ def check_in(*, permit: Permit, rank: Rank, at: datetime | None = None, position
 def check_out(*, checkin: RankCheckIn, at: datetime | None = None) -> RankCheckIn:
     checkin = RankCheckIn.objects.select_for_update().get(pk=checkin.pk)
     at = at or timezone.now()
-    decision = law.may_check_out(checkin.checked_out_at is not None, checkin.checked_in_at, at)
+    decision = rank_acts.may_check_out(checkin.checked_out_at is not None, checkin.checked_in_at, at)
     require(decision, "checked_out_at" if "checkout_before_checkin" in decision.codes else None)
     checkin.checked_out_at = at
     checkin.save(update_fields=["checked_out_at"])
@@ -242,7 +242,7 @@ def leave_rank_for_trip(*, permit_id: int, started_at: datetime) -> bool:
 def record_observation(*, rank: Rank, start: datetime, end: datetime, empty: bool | None = None, notes: str = "") -> RankObservation:
     """Record an inspection of the rank; ``empty`` defaults to what the check-in records show (Art. 27, §2)."""
     rank = Rank.objects.select_for_update().get(pk=rank.pk)
-    require(law.may_record_observation(start, end), "end")
+    require(rank_acts.may_record_observation(start, end), "end")
     if empty is None:
         empty = selectors.rank_was_empty(rank, start, end)
     return RankObservation.objects.create(rank=rank, start=start, end=end, empty=empty, notes=notes)
@@ -255,32 +255,27 @@ def _swap_assignments(permit_a: Permit, permit_b: Permit, pending: bool = False)
     a = selectors.current_assignment(permit_a)
     b = selectors.current_assignment(permit_b)
     designated = a is not None and b is not None and a.rank_id != b.rank_id
-    require(law.may_request_swap(permit_a.pk == permit_b.pk, designated, pending), "permit_b")
+    require(rank_acts.may_request_swap(permit_a.pk == permit_b.pk, designated, pending), "permit_b")
     return a, b
-
-
-def _tenure_only(decision: Decision) -> Decision:
-    reasons = [r for r in decision.reasons if r.code != "swap_unauthorized"]
-    return Decision.refuse(*reasons, articles=("Art. 26",)) if reasons else Decision.allow("Art. 26, §3")
 
 
 @transaction.atomic
 def request_swap(*, permit_a: Permit, permit_b: Permit, requested_on: date) -> SwapRequest:
     """Ask for the prior authorization of a swap (Art. 26); refused while either holder has 2 years or less at the rank (§3)."""
-    require(law.may_request_swap(permit_a.pk == permit_b.pk, True, False), "permit_b")
+    require(rank_acts.may_request_swap(permit_a.pk == permit_b.pk, True, False), "permit_b")
     for p in (permit_a, permit_b):
         _require_active(Permit.objects.select_for_update().get(pk=p.pk), "Art. 26")
     pending = SwapRequest.objects.filter(
         Q(permit_a__in=[permit_a, permit_b]) | Q(permit_b__in=[permit_a, permit_b]), status=SwapRequest.Status.PENDING
     ).exists()
     a, b = _swap_assignments(permit_a, permit_b, pending)
-    require(_tenure_only(law.may_swap(a.since, b.since, False, requested_on)), "permit_a")
+    require(rank_acts.may_request_swap_by_tenure(a.since, b.since, requested_on), "permit_a")
     return SwapRequest.objects.create(permit_a=permit_a, permit_b=permit_b, rank_a=a.rank, rank_b=b.rank, requested_on=requested_on)
 
 
 def _pending(swap: SwapRequest) -> SwapRequest:
     swap = SwapRequest.objects.select_for_update().get(pk=swap.pk)
-    require(law.may_decide_swap(swap.status == SwapRequest.Status.PENDING))
+    require(rank_acts.may_decide_swap(swap.status == SwapRequest.Status.PENDING))
     return swap
 
 
@@ -289,7 +284,7 @@ def authorize_swap(*, swap: SwapRequest, on: date) -> SwapRequest:
     """Authorize, expressly and in advance, and carry out the swap (Art. 26, Art. 26, §2, Art. 26, §3)."""
     swap = _pending(swap)
     a, b = _swap_assignments(swap.permit_a, swap.permit_b)
-    require(law.may_decide_swap(True, (a.rank_id, b.rank_id) == (swap.rank_a_id, swap.rank_b_id)))
+    require(rank_acts.may_decide_swap(True, (a.rank_id, b.rank_id) == (swap.rank_a_id, swap.rank_b_id)))
     require(law.may_swap(a.since, b.since, True, on), "on")
     RankAssignment.objects.filter(pk__in=[a.pk, b.pk]).update(ended_on=on)
     RankAssignment.objects.create(permit=swap.permit_a, rank=b.rank, since=on)
@@ -313,7 +308,7 @@ def refuse_swap(*, swap: SwapRequest, on: date, reason: str = "") -> SwapRequest
 @transaction.atomic
 def file_justification(*, permit: Permit, start: date, end: date, reason: str) -> AbsenceJustification:
     """File a justification of absences from the rank for force majeure (Art. 9, V); DIMUTRAN decides."""
-    decision = law.may_file_justification(start, end, reason)
+    decision = rank_acts.may_file_justification(start, end, reason)
     require(decision, "end" if "justification_ends_before_start" in decision.codes else "reason")
     return AbsenceJustification.objects.create(permit=permit, start=start, end=end, reason=reason)
 
@@ -322,7 +317,7 @@ def file_justification(*, permit: Permit, start: date, end: date, reason: str) -
 def decide_justification(*, justification: AbsenceJustification, accept: bool, on: date, text: str = "") -> AbsenceJustification:
     """DIMUTRAN accepts or refuses the force majeure; only accepted days stop counting as absences (Art. 9, V)."""
     j = AbsenceJustification.objects.select_for_update().get(pk=justification.pk)
-    require(law.may_decide_justification(j.status == AbsenceJustification.Status.PENDING))
+    require(rank_acts.may_decide_justification(j.status == AbsenceJustification.Status.PENDING))
     j.status = AbsenceJustification.Status.ACCEPTED if accept else AbsenceJustification.Status.REFUSED
     j.decided_on, j.decision_text = on, text
     j.save(update_fields=["status", "decided_on", "decision_text"])

@@ -14,7 +14,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from taxilaw.revocation import RevocationGround
-from taxilaw.split import PIX_TO_DRIVER, PIX_TO_HOLDER, REGIME_DATUM, check_regime
+from taxilaw.settlement import PIX_TO_DRIVER, PIX_TO_HOLDER
+from taxilaw.split import REGIME_DATUM, check_regime
 
 
 class Person(models.Model):

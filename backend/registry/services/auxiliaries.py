@@ -11,8 +11,7 @@ from django.utils.translation import gettext
 from backend.api_errors import LawViolation, require
 from backend.parameters.selectors import current_parameters
 from taxilaw import auxiliaries as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
+from taxilaw.decision import Decision
 from taxilaw.split import REGIME_CONTRACT, REGIME_DATUM, check_regime
 
 from ..models import Auxiliary, Cmt, Permit, Person, SocialSecurityProof
@@ -83,32 +82,12 @@ def authorize_auxiliary(
     regime_data = bool(contract_signed_on or contract_witness_1 or contract_witness_2 or ctps_number or ctps_series)
     legacy_contract = split_regime is None and contract_auxiliary_percent is not None and not regime_data
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
-    if permit.status != Permit.Status.ACTIVE:
-        require(Decision.refuse(Reason("Art. 48", "permit_not_active", gettext_noop("Só uma permissão ativa pode ter auxiliares."))))
-    if person.pk == permit.holder_id or Auxiliary.objects.filter(person=person, status=Auxiliary.Status.ACTIVE).exists():
-        require(
-            Decision.refuse(
-                Reason(
-                    "Art. 1, IV",
-                    "already_driving",
-                    gettext_noop("{name} já conduz um táxi como permissionário ou auxiliar."),
-                    {"name": person.full_name},
-                )
-            ),
-            "person",
-        )
+    driving = person.pk == permit.holder_id or Auxiliary.objects.filter(person=person, status=Auxiliary.Status.ACTIVE).exists()
+    active, free = law.may_authorize(permit.status == Permit.Status.ACTIVE, driving, person.full_name)
+    require(active)
+    require(free, "person")
     if legacy_contract:
-        if not contract_reference:
-            require(
-                Decision.refuse(
-                    Reason(
-                        "Art. 1, §6",
-                        "contract_required",
-                        gettext_noop("Partilha diferente de 25/75 exige contrato escrito com duas testemunhas ou CTPS (Art. 1, §6)."),
-                    )
-                ),
-                "contract_reference",
-            )
+        require(law.contract_named(contract_reference), "contract_reference")
         # Only the percentage is known (DIMUTRAN holds the contract): it must be strictly between 0 and 100.
         bad_percent = [
             reason
@@ -147,15 +126,7 @@ def authorize_auxiliary(
 @transaction.atomic
 def record_social_security_proof(*, auxiliary: Auxiliary, quarter_end: date, presented_on: date) -> SocialSecurityProof:
     """Record the quarterly proof of contribution to the Previdência Social (Art. 1, §5)."""
-    from taxilaw.calendar import is_quarter_end
-
-    if not is_quarter_end(quarter_end):
-        require(
-            Decision.refuse(
-                Reason("Art. 1, §5", "not_quarter_end", gettext_noop("Informe o último dia do trimestre comprovado (31/03, 30/06, 30/09 ou 31/12)."))
-            ),
-            "quarter_end",
-        )
+    require(law.proof_for_a_quarter(quarter_end), "quarter_end")
     proof, _ = SocialSecurityProof.objects.update_or_create(
         auxiliary=auxiliary, quarter_end=quarter_end, defaults={"presented_on": presented_on}
     )
@@ -200,9 +171,5 @@ def cancel_auxiliary(*, auxiliary: Auxiliary, on: date, reason: str) -> Auxiliar
 @transaction.atomic
 def issue_cmt(*, person: Person, number: str, issued_on: date, expires_on: date) -> Cmt:
     """The municipality issues the CMT to identify holders and auxiliaries (Art. 51)."""
-    if expires_on <= issued_on:
-        require(
-            Decision.refuse(Reason("Art. 51", "cmt_dates", gettext_noop("A validade da CMT deve ser posterior à emissão."))),
-            "expires_on",
-        )
+    require(law.cmt_dates(issued_on, expires_on), "expires_on")
     return Cmt.objects.create(person=person, number=number, issued_on=issued_on, expires_on=expires_on)

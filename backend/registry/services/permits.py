@@ -10,8 +10,8 @@ from django.db import transaction
 from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from taxilaw import permits as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
+from taxilaw import renewal_acts
+from taxilaw.decision import Decision
 
 from .. import fine_debts
 from ..models import Alvara, Auxiliary, Permit, Person, Renewal, RenewalDocument, Suspension
@@ -57,14 +57,7 @@ def sign_term(*, permit: Permit, signed_on: date) -> Alvara:
 
 
 def _refuse_status(permit: Permit, article: str) -> Decision:
-    return Decision.refuse(
-        Reason(
-            article,
-            "permit_status",
-            gettext_noop("A permissão {number} está na situação “{status}”; a operação não é possível."),
-            {"number": permit.number, "status": permit.get_status_display()},
-        )
-    )
+    return law.permit_in_status_for(article, permit.number, permit.get_status_display())
 
 
 @transaction.atomic
@@ -78,12 +71,7 @@ def request_renewal(*, permit: Permit, requested_on: date, documents: dict[str, 
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     if permit.status != Permit.Status.ACTIVE:
         require(_refuse_status(permit, "Art. 4"))
-    if permit.renewals.filter(status=Renewal.Status.OPEN).exists():
-        require(
-            Decision.refuse(
-                Reason("Art. 4, §1", "renewal_open", gettext_noop("Já existe um pedido de renovação em análise para esta permissão."))
-            )
-        )
+    require(renewal_acts.no_renewal_open(permit.renewals.filter(status=Renewal.Status.OPEN).exists()))
     alvara = current_alvara(permit)
     assessment = law.assess_renewal(alvara.expires_on, requested_on, current_parameters(), municipal_holidays())
     require(assessment.decision, "requested_on")
@@ -102,16 +90,8 @@ def request_renewal(*, permit: Permit, requested_on: date, documents: dict[str, 
 def update_renewal_documents(*, renewal: Renewal, documents: dict[str, bool], late_fine_paid: bool = False) -> Renewal:
     """Record documents presented later; issue the alvará once the checklist is complete (Art. 5)."""
     renewal = Renewal.objects.select_for_update().get(pk=renewal.pk)
-    if renewal.status != Renewal.Status.OPEN:
-        require(Decision.refuse(Reason("Art. 5", "renewal_closed", gettext_noop("Este pedido de renovação já foi decidido."))))
-    unknown = set(documents) - {d.code for d in law.RENEWAL_DOCUMENTS}
-    if unknown:
-        require(
-            Decision.refuse(
-                Reason("Art. 5", "unknown_document", gettext_noop("Documento desconhecido: {codes}."), {"codes": ", ".join(sorted(unknown))})
-            ),
-            "documents",
-        )
+    require(renewal_acts.renewal_still_open(renewal.status == Renewal.Status.OPEN))
+    require(renewal_acts.known_documents(documents), "documents")
     for code, presented in documents.items():
         renewal.documents.filter(code=code).update(presented=bool(presented))
     if late_fine_paid:

@@ -11,8 +11,6 @@ from backend.api_errors import require
 from backend.parameters.selectors import municipal_holidays
 from taxilaw import clock
 from taxilaw import revocation as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
 
 from ..models import Permit, RevocationInquiry
 from ..selectors import LIVE_STATUSES
@@ -25,8 +23,7 @@ def open_inquiry(*, permit: Permit, ground: str, facts: str, opened_on: date) ->
     """Open the inquiry that must precede a revocation, on a ground of Art. 9, I-IX (Art. 10).
 
     The holder is not summoned by the opening: the summons is its own act (:func:`summon`)."""
-    if permit.status not in LIVE_STATUSES:
-        require(Decision.refuse(Reason("Art. 10", "permit_not_live", gettext_noop("A permissão não está em vigor."))))
+    require(law.may_open_inquiry(permit.status in LIVE_STATUSES))
     return RevocationInquiry.objects.create(
         permit=permit, ground=law.RevocationGround(ground).value, facts=facts, opened_on=opened_on
     )
@@ -36,8 +33,7 @@ def open_inquiry(*, permit: Permit, ground: str, facts: str, opened_on: date) ->
 def summon(*, inquiry: RevocationInquiry, summoned_on: date, record: str = "") -> RevocationInquiry:
     """Record the day the holder was summoned; the 5 working days of defence run from it (Art. 10, §1)."""
     inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
-    if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
-        require(Decision.refuse(Reason("Art. 10", "inquiry_closed", gettext_noop("Este inquérito já foi decidido."))))
+    require(law.inquiry_pending(inquiry.outcome == RevocationInquiry.Outcome.PENDING))
     require(law.may_summon(inquiry.opened_on, summoned_on, inquiry.summoned_on, timezone.localdate()), "summoned_on")
     inquiry.summoned_on = summoned_on
     inquiry.summons_record = record
@@ -63,18 +59,8 @@ def file_defence(*, inquiry: RevocationInquiry, defence: str, filed_on: date) ->
         inquiry.summoned_on = filed_on
         inquiry.summons_record = "comparecimento espontâneo com a defesa"
     deadline = defence_deadline(inquiry)
-    if inquiry.outcome != RevocationInquiry.Outcome.PENDING or filed_on > deadline or filed_on < inquiry.summoned_on:
-        require(
-            Decision.refuse(
-                Reason(
-                    "Art. 10, §1",
-                    "defence_out_of_term",
-                    gettext_noop("A defesa deve ser apresentada entre a intimação e {deadline} (5 dias úteis, Art. 10, §1)."),
-                    {"deadline": deadline},
-                )
-            ),
-            "filed_on",
-        )
+    pending = inquiry.outcome == RevocationInquiry.Outcome.PENDING
+    require(law.defence_in_term(pending, inquiry.summoned_on, deadline, filed_on), "filed_on")
     inquiry.defence = defence
     inquiry.defence_filed_on = filed_on
     inquiry.save(update_fields=["defence", "defence_filed_on", "summoned_on", "summons_record"])
@@ -85,8 +71,7 @@ def file_defence(*, inquiry: RevocationInquiry, defence: str, filed_on: date) ->
 def decide_inquiry(*, inquiry: RevocationInquiry, revoke: bool, decided_on: date, decision_text: str) -> RevocationInquiry:
     """Decide after the defence term; a revocation returns the permit, with no indemnity (Art. 10, §2, Art. 11)."""
     inquiry = RevocationInquiry.objects.select_for_update().get(pk=inquiry.pk)
-    if inquiry.outcome != RevocationInquiry.Outcome.PENDING:
-        require(Decision.refuse(Reason("Art. 10", "inquiry_closed", gettext_noop("Este inquérito já foi decidido."))))
+    require(law.inquiry_pending(inquiry.outcome == RevocationInquiry.Outcome.PENDING))
     require(
         law.may_decide_revocation(inquiry.summoned_on, inquiry.defence_filed_on, decided_on, municipal_holidays()),
         "decided_on",

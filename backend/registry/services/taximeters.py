@@ -7,10 +7,9 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from backend.api_errors import refuse, require
+from backend.api_errors import require
 from backend.tariffs import selectors as tariff_selectors
 from taxilaw import taximeters as law
-from taxilaw.i18n import gettext_noop
 
 from ..models import Taximeter, TaximeterAferition, Vehicle
 
@@ -41,13 +40,10 @@ def cab_meter_regime(vehicle: Vehicle | None, at: date | datetime | None = None)
 
 def check_installation(vehicle: Vehicle, make: str, serial: str) -> None:
     """One taxímetro per cab (Art. 47, §3) and one register entry per device; used by the service and the admin."""
-    if vehicle.taximeters.filter(removed_on__isnull=True).exists():
-        refuse("Art. 47, §3", "taximeter_already_installed",
-               gettext_noop("O veículo já tem um taxímetro instalado; registre antes a retirada autorizada pelo INMETRO."),
-               "serial")
-    if Taximeter.objects.filter(make=make, serial=serial).exists():
-        refuse("Art. 47", "taximeter_serial_taken", gettext_noop("Já há um taxímetro {make} com o número de série {serial}."),
-               "serial", make=make, serial=serial)
+    cab, device = law.may_install(vehicle.taximeters.filter(removed_on__isnull=True).exists(),
+                                  Taximeter.objects.filter(make=make, serial=serial).exists(), make, serial)
+    require(cab, "serial")
+    require(device, "serial")
 
 
 @transaction.atomic
@@ -65,12 +61,9 @@ def install_taximeter(*, vehicle: Vehicle, serial: str, make: str, model: str, i
 def remove_taximeter(*, taximeter: Taximeter, removed_on: date, inmetro_permission: str) -> Taximeter:
     """The taxímetro leaves the cab with INMETRO's permission (Art. 47, §3)."""
     taximeter = Taximeter.objects.select_for_update().get(pk=taximeter.pk)
-    if not (inmetro_permission or "").strip():
-        refuse("Art. 47, §3", "taximeter_removal_without_permission",
-               gettext_noop("Sem permissão do INMETRO o taxímetro não pode ser retirado do veículo."), "inmetro_permission")
-    if taximeter.removed_on is not None or removed_on < taximeter.installed_on:
-        refuse("Art. 47, §3", "taximeter_removal_date",
-               gettext_noop("Data de retirada inválida para este taxímetro."), "removed_on")
+    permission, day = law.may_remove(inmetro_permission, taximeter.removed_on is not None, taximeter.installed_on, removed_on)
+    require(permission, "inmetro_permission")
+    require(day, "removed_on")
     taximeter.removed_on = removed_on
     taximeter.save(update_fields=["removed_on"])
     return taximeter

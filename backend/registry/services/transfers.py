@@ -10,8 +10,6 @@ from backend.api_errors import require
 from backend.parameters.selectors import current_parameters, municipal_holidays
 from taxilaw import permits as permit_law
 from taxilaw import transfers as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
 
 from ..models import Alvara, Auxiliary, Permit, Person, Transfer
 from ..selectors import candidate_facts, vehicle_in_service
@@ -50,17 +48,10 @@ def request_transfer(
     and the alvará comes only after it is paid (Art. 6, §5).
     """
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
-    if permit.status != Permit.Status.ACTIVE or permit.holder_id is None:
-        require(
-            Decision.refuse(
-                Reason("Art. 6", "permit_not_active", gettext_noop("Só uma permissão ativa pode ser transferida."))
-            )
-        )
-    if transferee.pk == permit.holder_id:
-        require(
-            Decision.refuse(Reason("Art. 6", "same_person", gettext_noop("O cessionário deve ser outra pessoa."))),
-            "transferee",
-        )
+    active, other = law.may_request_transfer(
+        permit.status == Permit.Status.ACTIVE and permit.holder_id is not None, transferee.pk == permit.holder_id)
+    require(active)
+    require(other, "transferee")
     current_vehicle = vehicle_in_service(permit)
     model_year = vehicle["model_year"] if vehicle else (current_vehicle.model_year if current_vehicle else 0)
     candidate = candidate_facts(transferee)
@@ -107,8 +98,7 @@ def request_transfer(
 def pay_transfer_fee(*, transfer: Transfer, paid_on: date) -> Transfer:
     """Record the fee's payment; the alvará is then issued to the new holder (Art. 6, §5)."""
     transfer = Transfer.objects.select_for_update().get(pk=transfer.pk)
-    if transfer.status != Transfer.Status.AWAITING_FEE:
-        require(Decision.refuse(Reason("Art. 6, §5", "transfer_closed", gettext_noop("Esta transferência já foi concluída."))))
+    require(law.may_pay_fee(transfer.status == Transfer.Status.AWAITING_FEE))
     transfer.fee_paid_on = paid_on
     transfer.save(update_fields=["fee_paid_on"])
     _complete(transfer, paid_on)

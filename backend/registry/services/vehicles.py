@@ -14,8 +14,6 @@ from taxilaw import clock, documents
 from taxilaw import inspection_items as items
 from taxilaw import permits as permit_law
 from taxilaw import vehicles as law
-from taxilaw.decision import Decision, Reason
-from taxilaw.i18n import gettext_noop
 
 from ..models import Inspection, Permit, Vehicle
 from ..selectors import vehicle_in_service
@@ -30,17 +28,7 @@ def check_vehicle_data(permit: Permit, data: dict, on: date) -> dict:
     require(documents.validate_renavam(data["renavam"]), "renavam")
     require(law.may_admit_vehicle(data["model_year"], on), "model_year")
     require(permit_law.may_register_owners(data.get("owner_count", 1), permit.co_owned_grandfathered), "owner_count")
-    if data["manufacture_year"] > data["model_year"] or data["model_year"] - data["manufacture_year"] > 1:
-        require(
-            Decision.refuse(
-                Reason(
-                    "Art. 28",
-                    "model_year_mismatch",
-                    gettext_noop("O ano-modelo deve ser igual ao ano de fabricação ou o seguinte."),
-                )
-            ),
-            "model_year",
-        )
+    require(law.model_year_matches(data["manufacture_year"], data["model_year"]), "model_year")
     return data
 
 
@@ -49,17 +37,7 @@ def register_vehicle(*, permit: Permit, on: date, **data) -> Vehicle:
     """Put the permit's taxi in service: one per permit (Art. 1, III), at most 10 years old (Art. 28), no co-ownership (Art. 14),
     not older than the model year the contest's proposal declared (Art. 20, §2)."""
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
-    if vehicle_in_service(permit):
-        require(
-            Decision.refuse(
-                Reason(
-                    "Art. 1, III",
-                    "one_taxi_per_permit",
-                    gettext_noop("A permissão {number} já tem um táxi em serviço; use a troca de veículo (Art. 34)."),
-                    {"number": permit.number},
-                )
-            )
-        )
+    require(law.one_taxi_per_permit(vehicle_in_service(permit) is not None, permit.number))
     data = check_vehicle_data(permit, data, on)
     require(law.may_register_for_permit(data["model_year"], permit.contest_model_year, on), "model_year")
     return Vehicle.objects.create(permit=permit, in_service_since=on, **data)
@@ -104,13 +82,7 @@ def record_inspection(
     require(items.known_items(checklist, documents), "checklist")
     if passed:
         require(items.judge_inspection(checklist, documents), "checklist")
-    if passed and not seal_number:
-        require(
-            Decision.refuse(
-                Reason("Art. 37", "seal_required", gettext_noop("Veículo aprovado na vistoria recebe selo: informe o número do selo (Art. 37)."))
-            ),
-            "seal_number",
-        )
+    require(law.seal_given(passed, seal_number), "seal_number")
     extraordinary = kind == Inspection.Kind.EXTRAORDINARY
     inspection = Inspection.objects.create(
         vehicle=vehicle,

@@ -4,11 +4,13 @@ import math
 from decimal import Decimal
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField, PlaceSerializer
-from taxilaw import meter as meter_law
+from taxilaw import meter_data
+from taxilaw import tariff_study as study_law
 from taxilaw import tariffs as law
 from taxilaw.brazil import brl
 from taxilaw.tariff_study import COST_ITEMS
@@ -91,9 +93,9 @@ class TariffStudySerializer(serializers.ModelSerializer):
         ]
 
     def validate_items(self, items):
-        letters = [i["item"] for i in items]
-        if len(set(letters)) != len(letters):
-            raise serializers.ValidationError(_("Cada item de custo (a–l) só pode aparecer uma vez (Art. 42)."))
+        decision = study_law.cost_items_once(i["item"] for i in items)
+        if not decision.allowed:
+            raise serializers.ValidationError([reason.render(gettext) for reason in decision.reasons])
         return items
 
     def get_report_html(self, obj) -> str:
@@ -135,7 +137,7 @@ class RecomputeSerializer(serializers.Serializer):
         return attrs
 
     def fixes(self):
-        return [meter_law.Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in self.validated_data["trace"]]
+        return [meter_data.Fix(f["t"], f["lat"], f["lon"], f.get("accuracy_m")) for f in self.validated_data["trace"]]
 
 
 def tariff_payload(tariff: law.Tariff | None) -> dict | None:
