@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SIM_CABS ?= 30
+# Test processes (pytest-xdist): one runs the end-to-end files (real Daphnes, browsers) while the other runs the rest
+# (tests/conftest.py groups them); more would start several platforms at once on a small machine.
+TEST_WORKERS ?= 2
 STAMP := $(VENV)/.installed
 # Explicit websocket limits (bytes): a trip's trace fits, a memory-exhaustion attempt does not.
 DAPHNE_LIMITS := --websocket-max-message-size 2097152 --websocket-max-frame-size 2097152
@@ -64,7 +67,7 @@ run: install
 test: system-deps install deploy-check
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q
+	MURIAE_REQUIRE_SCREENSHOTS=1 $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 ## Django's deployment checklist (the security-tagged checks) against the production settings (a throwaway secret, DEBUG off).
 deploy-check: install

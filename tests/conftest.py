@@ -47,9 +47,15 @@ def pytest_collection_modifyitems(items):
 
     pytest-xdist schedules tests by node id: one of the 171 API fuzz tests would run and the others silently not.
     The node id gets the item's name back (pytest has no public setter for it).
+
+    ``make test`` runs two pytest-xdist workers grouped (``--dist loadgroup``): each file is one group, so a module's
+    fixtures (a seeded demo, a schema) are built once, and every end-to-end file is in one group, ``e2e``, so at most
+    one set of Daphne processes and browsers runs at a time while the other worker runs the in-process tests.
     """
     from _pytest.nodeid import NodeId
 
     for item in items:
         if not item.nodeid.endswith("::" + item.name):
             item._id = NodeId.parse(f"{item.nodeid.rpartition('::')[0]}::{item.name}")
+        path = item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group("e2e" if path.startswith("tests/e2e/") else path))

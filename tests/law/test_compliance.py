@@ -1,6 +1,5 @@
 """The compliance answer (may this driver work this cab now?): Art. 1, §5, Art. 4, Art. 8, Art. 9, Art. 28, Art. 35, Art. 38, Art. 51, Art. 54, b."""
 
-import time
 from dataclasses import replace
 from datetime import date, datetime, timezone
 
@@ -176,12 +175,11 @@ def test_every_reason_is_returned_with_its_article():
 
 
 @pytest.mark.article("Art. 4")
-def test_may_work_is_fast_and_allocation_light():
-    assert may_work(HOLDER, NOW) is may_work(HOLDER, NOW)  # the allowed answer is shared
-    start = time.perf_counter()
-    for _ in range(20000):
-        may_work(AUXILIARY, NOW)
-    assert time.perf_counter() - start < 2.0
+def test_the_allowed_answer_is_shared_not_allocated_per_call():
+    """The dispatcher asks for every candidate cab: the allowed answer is one object (its speed is measured by
+    benchmarks/dispatch_bench.py's search scenario, not timed here)."""
+    assert may_work(HOLDER, NOW) is may_work(HOLDER, NOW)
+    assert may_work(AUXILIARY, NOW) is may_work(AUXILIARY, NOW)
 
 
 @pytest.mark.article("Art. 9")
