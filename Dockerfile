@@ -4,6 +4,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY taxilaw taxilaw
 COPY taxiwire taxiwire
+COPY config config
 COPY backend backend
 COPY dispatch dispatch
 COPY zones zones

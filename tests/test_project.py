@@ -27,6 +27,16 @@ def _compose(*args, secret: str | None = "a-long-random-secret"):
     return subprocess.run([str(compose), *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
 
+def test_the_image_holds_every_package_the_platform_imports():
+    """No Docker engine here to build it: the Dockerfile copies each root package of the import contract (the
+    image starts ``config.asgi``, whose settings import every app)."""
+    import tomllib
+
+    roots = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"]
+    copied = {line.split()[1] for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("COPY ")}
+    assert set(roots) <= copied
+
+
 def test_docker_compose_file_is_valid():
     result = _compose("config", "-q")
     assert result.returncode == 0 and not result.stderr, result.stderr
