@@ -181,7 +181,7 @@ def main(n: int = 500_000, live: bool = False) -> None:
         days = days_to_roll_up(today)
         for day in days:
             roll_up_day(day, timezone.now())
-        print(f"rollup of {len(days)} closed days ({"the nightly job's first run" if len(days) > REBUILD_DAYS + 1 else "a night's rebuild"}): {time.perf_counter() - t0:.1f} s")
+        print(f"rollup of {len(days)} closed days ({'the nightly job first run' if len(days) > REBUILD_DAYS + 1 else 'a night rebuild'}): {time.perf_counter() - t0:.1f} s")
     client = Client()
     user = get_user_model().objects.filter(username="bench").first()
     client.force_login(user or get_user_model().objects.create_superuser("bench", password="bench-only"))
