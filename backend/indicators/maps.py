@@ -11,10 +11,11 @@ import json
 import math
 from functools import lru_cache
 
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from backend.trips.models import NO_CAB
 from taxilaw.brazil import br_number, percent
 from zones.gazetteer import STREETS_FILE
 
@@ -63,7 +64,7 @@ def _svg(map_id: str, title: str, marks: list[str], legend: str) -> str:
 
 def unanswered_cells(period: Period) -> list[dict]:
     """Requests no cab answered (given up with no cab, or escalated to the operators) per pickup cell of 0.001°."""
-    missed = requests(period).filter(Q(escalated=True) | Q(status="cancelled", cancelled_by="no_cab"))
+    missed = requests(period).filter(NO_CAB)  # read through its partial index (trips.models)
     rows = pickup_cells(missed).annotate(n=Count("pk"))
     return [{"lat": row["cy"] / CELLS_PER_DEGREE, "lon": row["cx"] / CELLS_PER_DEGREE, "requests": row["n"]}
             for row in rows]

@@ -40,12 +40,9 @@ class RolledDay(models.Model):
         ordering = ["-day"]
 
 
-class ServiceRollup(models.Model):
-    """The service measures of one local day, hour of day and bairro of the pickup (counts; waits as sums)."""
+class ServiceMeasures(models.Model):
+    """The service measures the rollup keeps: counts, and the waits as sums (µs) and counts, so that rows add up."""
 
-    day = models.DateField(_("dia"))
-    hour = models.PositiveSmallIntegerField(_("hora do dia"))
-    bairro = models.CharField(_("bairro do embarque"), max_length=120)
     requests = models.PositiveIntegerField(_("pedidos"), default=0)
     served = models.PositiveIntegerField(_("atendidos"), default=0)
     escalated = models.PositiveIntegerField(_("sem táxi: encaminhados"), default=0)
@@ -60,9 +57,34 @@ class ServiceRollup(models.Model):
     pickup_wait_n = models.PositiveIntegerField(_("pedidos alcançados"), default=0)
 
     class Meta:
-        verbose_name = _("consolidado do serviço por dia, hora e bairro")
-        verbose_name_plural = _("consolidados do serviço por dia, hora e bairro")
-        constraints = [models.UniqueConstraint(fields=["day", "hour", "bairro"], name="one_rollup_per_day_hour_bairro")]
+        abstract = True
+
+
+# Two rollups of the same measures, not one per day, hour and bairro: the page's totals, days, weeks and hours read
+# 24 rows a day and its bairros a row per bairro a day, instead of every (hour, bairro) pair (~230 a day at 500,000
+# rides a year): the selectors' time at a year dropped by about that factor (docs/indicators.md, benchmark).
+class ServiceHourRollup(ServiceMeasures):
+    """The service measures of one local day and hour of day (requested then)."""
+
+    day = models.DateField(_("dia"))
+    hour = models.PositiveSmallIntegerField(_("hora do dia"))
+
+    class Meta:
+        verbose_name = _("consolidado do serviço por dia e hora")
+        verbose_name_plural = _("consolidados do serviço por dia e hora")
+        constraints = [models.UniqueConstraint(fields=["day", "hour"], name="one_rollup_per_day_hour")]
+
+
+class ServiceBairroRollup(ServiceMeasures):
+    """The service measures of one local day and bairro of the pickup."""
+
+    day = models.DateField(_("dia"))
+    bairro = models.CharField(_("bairro do embarque"), max_length=120)
+
+    class Meta:
+        verbose_name = _("consolidado do serviço por dia e bairro")
+        verbose_name_plural = _("consolidados do serviço por dia e bairro")
+        constraints = [models.UniqueConstraint(fields=["day", "bairro"], name="one_rollup_per_day_bairro")]
 
 
 class MoneyRollup(models.Model):

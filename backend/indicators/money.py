@@ -54,6 +54,6 @@ def gross_by_week(period: Period) -> list[dict]:
 
 def held_fares() -> dict:
     """The completed rides whose meter total waits for DIMUTRAN now (``Ride.fare_held``): how many, how much, since."""
-    held = Ride.objects.filter(status=RideStatus.COMPLETED, fare_held=True).aggregate(
+    held = Ride.objects.filter(status=RideStatus.COMPLETED, fare_held=True).aggregate(  # index: ride_held_fares
         rides=Count("pk"), total=Sum("fare"), oldest=Min("completed_at"))
     return {"rides": held["rides"], "total": _brl(held["total"]), "oldest": held["oldest"]}

@@ -14,7 +14,7 @@ from django.db.models.functions import Round
 from backend.trips.models import Ride, RideStatus
 
 from .bairros import bairro_at
-from .models import RolledDay, ServiceRollup
+from .models import RolledDay, ServiceBairroRollup, ServiceHourRollup
 from .periods import Period, bucket, bucket_key, fill, monday_of
 
 # Who created a ride that a passenger asked for (dispatch.rides.offers, backend.bookings); "street" and "rank" are trips
@@ -85,8 +85,9 @@ ROLLED_MEASURES = {name: Sum(name) for name in (*COUNTS, "offer_wait_total", "of
                                                  "pickup_wait_n")}
 
 
-def _rollup(period: Period):
-    return ServiceRollup.objects.filter(day__range=(period.first, period.last)).order_by()
+def _rollup(period: Period, model=ServiceHourRollup):
+    """The period's rolled rows: per day and hour (totals, days, weeks, months, hours), or per day and bairro."""
+    return model.objects.filter(day__range=(period.first, period.last)).order_by()
 
 
 def _zero() -> dict:
@@ -171,7 +172,7 @@ def service_by_bairro(period: Period) -> list[dict]:
     rolled = rolled_days(period)
     for row in pickup_cells(live_requests(period, rolled)).annotate(**_MEASURES):
         _add(merged.setdefault(bairro_of_cell(int(row.pop("cy")), int(row.pop("cx"))), _zero()), row)
-    for row in _rollup(period).values("bairro").annotate(**ROLLED_MEASURES):
+    for row in _rollup(period, ServiceBairroRollup).values("bairro").annotate(**ROLLED_MEASURES):
         _add(merged.setdefault(row.pop("bairro"), _zero()), row)
     out = [{"bairro": name, **_finish(row)} for name, row in merged.items()]
     return sorted(out, key=lambda r: (-r["requests"], r["bairro"]))

@@ -16,12 +16,19 @@ from backend.api.permissions import is_dimutran
 from . import charts, fleet, labels, maps, money, open_data, permits, rank_occupancy, service
 from .api.views import PeriodQuery
 from .models import MonthlyReport
+from .periods import series_grain
 
 BAIRROS_CHARTED = 12
+# The time series' words per grain (periods.series_grain): a period up to a quarter by day, a longer one by week.
+SERIES_WORDS = {"day": ("dia", "Dia"), "week": ("semana", "Semana (segunda)")}
 
 
 def _day(d) -> str:
     return date_format(d, "d/m")
+
+
+def _series_label(grain: str, key) -> str:
+    return _day(key) if grain == "day" else f"sem. {_day(key)}"
 
 
 def _heat(share: float | None) -> tuple[str, int | None]:
@@ -70,7 +77,10 @@ def indicators_page(request):
     period = query.validated_data["period"]
     now = timezone.now()
     total = service.service_total(period)
-    days = service.service(period, "day")
+    grain = series_grain(period)
+    days = service.service(period, grain)
+    per, heading = SERIES_WORDS[grain]
+    keys = [_series_label(grain, r["key"]) for r in days]
     hours = service.service(period, "hour")
     bairros = service.service_by_bairro(period)
     weeks = money.gross_by_week(period)
@@ -80,7 +90,7 @@ def indicators_page(request):
     context = {
         "title": "Indicadores do serviço de táxi", "period": period, "error": error,
         "cards": [(label, total[key]) for key, label in labels.SERVICE.items()],
-        "days": days, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
+        "days": days, "series_title": f"Por {per}", "series_heading": heading, "bairros": bairros, "weeks": weeks, "held": money.held_fares(), "fleet": state,
         "expiring": fleet.expiring_documents(timezone.localdate(now)),
         "permits": permits.permit_indicators(period, timezone.localdate(now)), "permit_labels": labels.PERMIT,
         "ranks": _rank_rows(ranks), "hours": range(24), "reports": MonthlyReport.objects.only("month")[:24],
@@ -88,15 +98,15 @@ def indicators_page(request):
                   maps.unanswered_map(period)),
                  ("Ocupação dos pontos no período", maps.occupancy_map(ranks))],
         "charts": [
-            ("Pedidos por dia", charts.bars("chart-requests-day", "Pedidos por dia", [_day(r["key"]) for r in days],
-                                            [r["requests"] for r in days], every=every)),
+            (f"Pedidos por {per}", charts.bars("chart-requests-day", f"Pedidos por {per}", keys,
+                                               [r["requests"] for r in days], every=every)),
             ("Pedidos por hora do dia", charts.bars("chart-requests-hour", "Pedidos por hora do dia",
                                                     [f"{r['key']}h" for r in hours], [r["requests"] for r in hours])),
-            ("Tempo até o táxi chegar, por dia (média, min)", charts.bars(
-                "chart-pickup-wait", "Tempo até o táxi chegar (min)", [_day(r["key"]) for r in days],
+            (f"Tempo até o táxi chegar, por {per} (média, min)", charts.bars(
+                "chart-pickup-wait", "Tempo até o táxi chegar (min)", keys,
                 [round(r["pickup_wait_s"] / 60, 1) if r["pickup_wait_s"] else 0 for r in days], unit=" min", every=every)),
-            ("Pedidos não atendidos por dia", charts.bars(
-                "chart-unanswered-day", "Pedidos não atendidos por dia", [_day(r["key"]) for r in days],
+            (f"Pedidos não atendidos por {per}", charts.bars(
+                "chart-unanswered-day", f"Pedidos não atendidos por {per}", keys,
                 [r["unanswered"] + r["escalated"] for r in days], every=every)),
             (f"Pedidos por bairro (os {BAIRROS_CHARTED} maiores)", charts.hbars(
                 "chart-bairros", "Pedidos por bairro", [r["bairro"] for r in bairros[:BAIRROS_CHARTED]],

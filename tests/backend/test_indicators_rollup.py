@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 
 from backend.indicators import money, service
-from backend.indicators.models import RolledDay, ServiceRollup
+from backend.indicators.models import RolledDay, ServiceBairroRollup, ServiceHourRollup
 from backend.indicators.periods import Period
 from backend.indicators.rollup import REBUILD_DAYS, days_to_roll_up, roll_up_day
 from backend.scheduler.jobs import run_due
@@ -34,7 +34,8 @@ def test_rolled_up_days_give_the_live_figures_and_no_longer_read_the_rides():
     roll_up_day(date(2026, 11, 1), local(2026, 11, 2, 1, 30))
     assert everything() == live
     # Ride A (23:30 on 31/10, 02:30 UTC on 01/11) is in Saturday's 23h row, with its bairro
-    assert ServiceRollup.objects.filter(day=date(2026, 10, 31), hour=23, bairro="Centro", served=1).exists()
+    assert ServiceHourRollup.objects.filter(day=date(2026, 10, 31), hour=23, served=1).exists()
+    assert ServiceBairroRollup.objects.filter(day=date(2026, 10, 31), bairro="Centro", requests=2, served=1).exists()
     Ride.objects.all().delete()
     assert everything() == live  # read from the rollup now
 
