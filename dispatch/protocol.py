@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from backend.api.fields import AwareDateTimeField
 from backend.api.fields import PlaceSerializer as Place
+from taxilaw.brazil import PhoneError, parse_phone
 from taxiwire import inbound
 from taxiwire.inbound import DRIVER_STATUSES, In, InFrame
 from taxiwire.limits import MAX_DEPTH, MAX_FRAME_BYTES, VERSION  # noqa: F401  (re-exported)
@@ -62,8 +63,19 @@ def _street_trip(data):
     return data
 
 
-# The server's rules beyond each field's own (they need its clock): run on the checked frame.
-CHECKS = {inbound.RIDE_COMPLETE: _ride_complete, inbound.STREET_TRIP_COMPLETE: _street_trip}
+def _ride_create(data):
+    """The caller's phone as every other door stores it (E.164, taxilaw.brazil): the console finds the caller's
+    history by it, whether the ride came by phone or by the passenger's page."""
+    try:
+        data["caller_phone"] = parse_phone(data["caller_phone"])
+    except PhoneError as wrong:
+        raise serializers.ValidationError({"caller_phone": [str(wrong)]}) from None
+    return data
+
+
+# The server's rules beyond each field's own (the clock, the phone plan): run on the checked frame.
+CHECKS = {inbound.RIDE_COMPLETE: _ride_complete, inbound.STREET_TRIP_COMPLETE: _street_trip,
+          inbound.RIDE_CREATE: _ride_create}
 
 
 def _options(spec: In) -> dict:

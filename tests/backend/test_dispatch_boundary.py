@@ -76,3 +76,13 @@ def test_a_rank_outside_the_municipality_is_refused_by_the_api(dimutran):
                              format="json")
     assert response.status_code == 400
     assert "fora do município de Muriaé" in response.json()["location"][0]
+
+
+def test_an_operators_caller_phone_is_kept_in_e164_and_one_without_ddd_is_refused_in_portuguese():
+    """The console's phone search and the caller's history read one form, whichever door the ride came by."""
+    ride = {"caller_name": "Ana", "pickup": {"lat": PICKUP[0], "lon": PICKUP[1]}}
+    kind, data = protocol.parse("operator", frame("ride_create", caller_phone="(32) 3721-1234", **ride))
+    assert kind == "ride_create" and data["caller_phone"] == "+553237211234"
+    with pytest.raises(protocol.ProtocolError) as err:
+        protocol.parse("operator", frame("ride_create", caller_phone="3721-1234", **ride))
+    assert wire.error(err.value)["fields"]["caller_phone"] == ["Informe o telefone com DDD, por exemplo (32) 99999-1234."]
