@@ -36,23 +36,23 @@ def scenario_name(k: int) -> str:
 
 
 def _build_part(env: dict, first: int, last: int, part: int, parts: int) -> None:
-    """In a fresh process: cabs ``first`` to ``last - 1`` of the fleet (``dispatch_bench.build_fleet``), with
+    """In a fresh process: cabs ``first`` to ``last - 1`` of the fleet (``dispatch_bench_fleet.build_fleet``), with
     document numbers of their own (``part`` of ``parts``) so that no two parts make the same CPF, CNH or RENAVAM."""
     os.environ.update(env)
     import django
 
     django.setup()
-    from benchmarks import dispatch_bench
+    from benchmarks import dispatch_bench_fleet
 
-    dispatch_bench.build_fleet(last - first, 0, first=first, part=(part, parts))
+    dispatch_bench_fleet.build_fleet(last - first, 0, first=first, part=(part, parts))
 
 
 def build_fleet_parallel(n: int, passengers: int, workers: int) -> tuple[list[str], list[str]]:
-    """``dispatch_bench.build_fleet`` of ``n`` cabs by ``workers`` processes at once (PostgreSQL), then the
+    """``dispatch_bench_fleet.build_fleet`` of ``n`` cabs by ``workers`` processes at once (PostgreSQL), then the
     passengers; the tokens in the cabs' order."""
     from django.db import connections
 
-    from benchmarks import dispatch_bench
+    from benchmarks import dispatch_bench_fleet
 
     connections.close_all()
     ctx = mp.get_context("spawn")
@@ -66,8 +66,8 @@ def build_fleet_parallel(n: int, passengers: int, workers: int) -> tuple[list[st
         p.join()
         if p.exitcode:
             raise RuntimeError(f"a fleet builder exited with {p.exitcode}")
-    dispatch_bench.build_fleet(0, passengers)
-    return dispatch_bench.fleet_tokens()
+    dispatch_bench_fleet.build_fleet(0, passengers)
+    return dispatch_bench_fleet.fleet_tokens()
 
 
 # --- a second load: a process burning a share of one core ----------------------------------------------
@@ -92,7 +92,7 @@ class Burner:
         self.process.start()
 
     def cpu(self) -> float:
-        from benchmarks.dispatch_bench import cpu_seconds
+        from benchmarks.dispatch_bench_servers import cpu_seconds
 
         return cpu_seconds(self.process.pid)
 
@@ -173,7 +173,7 @@ def print_burn(rows: list[dict]) -> None:
 
 
 class Watch:
-    """What the requests window of ``dispatch_bench.measure`` also measures: the burner's share of a core, and (on
+    """What the requests window of ``dispatch_bench_measure.measure`` also measures: the burner's share of a core, and (on
     PostgreSQL) the backends' wait events."""
 
     def __init__(self, burner: Burner | None, admin_url: str | None, db_name: str | None):

@@ -5,7 +5,7 @@ token is replaced when their data is erased (``backend.privacy.retention``). Bac
 dispatch listens to the models' signals: on commit, ``wire.CREDENTIAL_CHANGED`` goes to the groups the person's
 sockets already belong to (the cab's group of each cab the driver is connected to; the passenger's group), and
 each socket there asks the database whether its own credential still opens it (one read; a logout is rare). Expiry
-needs no message: each driver socket closes itself when its key expires (``consumers._Base.end_session_at``).
+needs no message: each driver socket closes itself when its key expires (``base_consumer.BaseConsumer.end_session_at``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from dispatch import consumers
+from dispatch.transport import base_consumer
 from dispatch.transport.channel_layers import ThrottledInMemoryChannelLayer
 
 
@@ -54,12 +54,12 @@ def test_the_walk_goes_in_slices_and_still_drops_every_expired_message_and_membe
 
 @pytest.mark.article("Art. 66")
 def test_a_connection_keeps_hearing_its_groups_past_the_layers_group_expiry(monkeypatch):
-    monkeypatch.setattr(consumers, "GROUP_REFRESH_SECONDS", 0.3)
+    monkeypatch.setattr(base_consumer, "GROUP_REFRESH_SECONDS", 0.3)
     monkeypatch.setattr(ThrottledInMemoryChannelLayer, "CLEAN_EVERY_SECONDS", 0.0)
 
     async def scenario(refresh: bool):
         layer = ThrottledInMemoryChannelLayer(group_expiry=1)
-        consumer = consumers._Base()
+        consumer = base_consumer.BaseConsumer()
         consumer.channel_layer, consumer.channel_name, consumer.groups = layer, await layer.new_channel(), []
         await consumer.join("cab.7")
         if not refresh:

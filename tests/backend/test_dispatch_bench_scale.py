@@ -6,7 +6,7 @@ import time
 import pytest
 
 from backend.registry.models import Person, Vehicle
-from benchmarks import dispatch_bench, dispatch_bench_scale
+from benchmarks import dispatch_bench_fleet, dispatch_bench_scale
 
 
 def test_process_counts_are_read_in_order_and_must_be_positive():
@@ -21,7 +21,7 @@ def test_process_counts_are_read_in_order_and_must_be_positive():
 def test_fleet_parts_number_their_cabs_from_their_first_and_keep_their_own_document_numbers():
     tokens = []
     for part, first in ((0, 0), (1, 3)):
-        tokens += dispatch_bench.build_fleet(3, 0, first=first, part=(part, 2))[0]
+        tokens += dispatch_bench_fleet.build_fleet(3, 0, first=first, part=(part, 2))[0]
     assert len(set(tokens)) == 6
     people = Person.objects.filter(user__username__startswith="bench")
     assert sorted(int(p.user.username[5:]) for p in people) == list(range(6))

@@ -1,11 +1,13 @@
-"""The dispatch-quality simulation (benchmarks/dispatch_quality.py) keeps the law under both policies: its log of
-acts is replayed here against the rules, computed apart from the simulation's own bookkeeping."""
+"""The dispatch-quality simulation (benchmarks/dispatch_quality.py, its world in dispatch_quality_world.py) keeps
+the law under both policies: its log of acts is replayed here against the rules, computed apart from the simulation's
+own bookkeeping."""
 
 from collections import defaultdict
 
 import pytest
 
-from benchmarks.dispatch_quality import FIELDS, ON, Scenario, Streets, World, batched, greedy, report, table
+from benchmarks.dispatch_quality import FIELDS, batched, greedy, report, table
+from benchmarks.dispatch_quality_world import ON, Scenario, Streets, World
 from dispatch.rides.choice_rule import RANK_RADIUS_M
 from taxilaw import ranks as law
 from taxilaw.geodesy import distance_m
