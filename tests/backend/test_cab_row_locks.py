@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from backend.trips.models import Ride
 from dispatch.models import Cab, CabStatus, Offer, RideShare
-from dispatch.ride_writes import lock_ride
 from dispatch.rides import cabs, positions
+from dispatch.rides.ride_writes import lock_ride
 from dispatch.transport import connection_sql
 
 pytestmark = [
