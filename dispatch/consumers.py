@@ -24,28 +24,22 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
 from dispatch import errors, protocol, wire
-from dispatch.events import announcements as events
-from dispatch.events import snapshots
-from dispatch.ops import latency_trace as hops
-from dispatch.ops import metrics
-from dispatch.rides import cabs, driver_steps, offers
-from dispatch.rides import offer_workers as offering
-from dispatch.rides import ride_steps as rides
+from dispatch.events import announcements, snapshots
+from dispatch.ops import latency_trace, metrics
+from dispatch.rides import cabs, driver_steps, offer_workers, offers, ride_steps
 from dispatch.rides.positions import buffer
-from dispatch.transport import connection_batches as connecting
-from dispatch.transport import held_sockets as holding
-from dispatch.transport import socket_auth as auth
+from dispatch.transport import connection_batches, held_sockets, socket_auth
 from dispatch.transport.base_consumer import POLICY_VIOLATION, BaseConsumer
 
 log = logging.getLogger(__name__)
 AUTH_FRAME_CHARS = 1024  # before ``auth`` a passenger may send only ``auth``: a longer frame is refused unread
 
 
-_go_online = connecting.Batched(auth.go_online_by_token)
-_driver_snapshot = connecting.Batched(snapshots.for_drivers)
-_set_status = connecting.Batched(cabs.set_status_many)
-_go_offline = connecting.Batched(cabs.go_offline_many)
-_rejoin = connecting.Batched(auth.rejoin_by_token)
+_go_online = connection_batches.Batched(socket_auth.go_online_by_token)
+_driver_snapshot = connection_batches.Batched(snapshots.for_drivers)
+_set_status = connection_batches.Batched(cabs.set_status_many)
+_go_offline = connection_batches.Batched(cabs.go_offline_many)
+_rejoin = connection_batches.Batched(socket_auth.rejoin_by_token)
 
 
 class DriverConsumer(BaseConsumer):
@@ -53,7 +47,7 @@ class DriverConsumer(BaseConsumer):
 
     async def connect(self):
         self.groups, self.cab, self.last_fix, self._rejoining = [], None, None, None
-        self.key = key = auth.handshake_token(self.scope)
+        self.key = key = socket_auth.handshake_token(self.scope)
         outcome = await _go_online((key, self.channel_name)) if key else None
         if outcome is None:
             await self.close(code=wire.SESSION_ENDED)  # rejects the handshake: no valid token
@@ -65,7 +59,7 @@ class DriverConsumer(BaseConsumer):
             return
         self.cab = outcome
         metrics.DRIVER_SOCKETS.inc()
-        holding.hold(self)
+        held_sockets.hold(self)
         await super().connect()
         self.end_session_at(outcome.driver.token_expires_at)
 
@@ -91,11 +85,11 @@ class DriverConsumer(BaseConsumer):
             await self.close(code=POLICY_VIOLATION)
         else:
             self.cab = outcome
-            holding.hold(self)
+            held_sockets.hold(self)
             await self.send_json(wire.PRESENCE(online=True))
 
     async def on_connect(self):
-        await self.join(events.cab_group(self.cab.permit_id))
+        await self.join(announcements.cab_group(self.cab.permit_id))
         await self.join("cabs")
         await self.send_snapshot()
 
@@ -105,7 +99,7 @@ class DriverConsumer(BaseConsumer):
     async def disconnect(self, code):
         if self.cab is not None:
             metrics.DRIVER_SOCKETS.dec()
-            holding.release(self.channel_name)
+            held_sockets.release(self.channel_name)
             if self._rejoining is not None:  # its row written after the go-offline would outlive the socket
                 await asyncio.wait([self._rejoining])
             await _go_offline((self.cab.pk, self.channel_name))
@@ -120,12 +114,12 @@ class DriverConsumer(BaseConsumer):
                 await self.close(code=POLICY_VIOLATION)
             return
         if message.get("type") == wire.CREDENTIAL_CHANGED.type:
-            if (await database_sync_to_async(auth.people_for_tokens)([self.key]))[0] is None:
+            if (await database_sync_to_async(socket_auth.people_for_tokens)([self.key]))[0] is None:
                 await self.end_session()
             return
-        hops.mark_offer(message, "relay")
+        latency_trace.mark_offer(message, "relay")
         await self.send_json(message)
-        hops.mark_offer(message, "sent")
+        latency_trace.mark_offer(message, "sent")
 
     def cab_id(self) -> int | None:
         return self.cab.pk
@@ -150,23 +144,23 @@ class DriverConsumer(BaseConsumer):
         await self.send_json(wire.RANK_CHECKED_OUT())
 
     async def on_offer_accept(self, data):
-        ride = await offering.run(driver_steps.accept, data["offer_id"], self.cab.pk)
+        ride = await offer_workers.run(driver_steps.accept, data["offer_id"], self.cab.pk)
         await self.send_json(wire.OFFER_ACCEPTED(ride_id=ride["id"], ride=ride))
 
     async def on_offer_decline(self, data):
-        await offering.run(offers.decline_offer, data["offer_id"], self.cab.pk)
+        await offer_workers.run(offers.decline_offer, data["offer_id"], self.cab.pk)
         await self.send_json(wire.OFFER_DECLINED(offer_id=data["offer_id"]))
 
     async def on_ride_arriving(self, data):
-        ride = await offering.run(driver_steps.arriving, data["ride_id"], self.cab.pk, self.last_fix)  # where the server saw it
+        ride = await offer_workers.run(driver_steps.arriving, data["ride_id"], self.cab.pk, self.last_fix)  # where the server saw it
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_on_board(self, data):
-        ride = await offering.run(driver_steps.on_board, data["ride_id"], self.cab.pk)
+        ride = await offer_workers.run(driver_steps.on_board, data["ride_id"], self.cab.pk)
         await self.send_json(wire.RIDE_UPDATED(ride=ride))
 
     async def on_ride_cancel(self, data):
-        ride_id, step = await offering.run(rides.driver_cancel, data["ride_id"], self.cab.pk, data["reason"], self.last_fix)
+        ride_id, step = await offer_workers.run(ride_steps.driver_cancel, data["ride_id"], self.cab.pk, data["reason"], self.last_fix)
         await self.send_json(wire.RIDE_CANCELLED(ride_id=ride_id, reason=data["reason"], next=step))
 
 
@@ -180,19 +174,19 @@ class PassengerConsumer(BaseConsumer):
         await super().connect()
 
     async def on_auth(self, data):
-        passenger = await database_sync_to_async(rides.passenger_by_token)(data["token"])
+        passenger = await database_sync_to_async(ride_steps.passenger_by_token)(data["token"])
         if passenger is None:
             await self._end(wire.ERROR(code="bad_token", message=_("Token de passageiro inválido.")), POLICY_VIOLATION)
             return
         self.passenger = passenger
-        await self.join(events.passenger_group(passenger.pk))  # told when the token changes (erasure)
+        await self.join(announcements.passenger_group(passenger.pk))  # told when the token changes (erasure)
         await self.send_snapshot()
 
     async def send_snapshot(self):
         snapshot = await database_sync_to_async(snapshots.for_passenger)(self.passenger)
         for ride in snapshot["rides"]:
-            if events.ride_group(ride["id"]) not in self.groups:
-                await self.join(events.ride_group(ride["id"]))
+            if announcements.ride_group(ride["id"]) not in self.groups:
+                await self.join(announcements.ride_group(ride["id"]))
         await self.send_json(snapshot)
 
     def refusal_before_reading(self, text: str | None) -> dict | None:
@@ -204,7 +198,7 @@ class PassengerConsumer(BaseConsumer):
     async def relay(self, event):
         kind = event["message"].get("type")
         if kind == wire.CREDENTIAL_CHANGED.type:
-            current = await database_sync_to_async(rides.passenger_by_token)(self.passenger.token)
+            current = await database_sync_to_async(ride_steps.passenger_by_token)(self.passenger.token)
             if current is None or current.pk != self.passenger.pk:
                 await self.end_session()
             return
@@ -212,18 +206,18 @@ class PassengerConsumer(BaseConsumer):
 
     async def on_ride_request(self, data):
         received = time.perf_counter()
-        ride = await offering.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"),
+        ride = await offer_workers.run(offers.request_ride, pickup=data["pickup"], destination=data.get("destination"),
                                   passenger=self.passenger, needs=tuple(data["needs"]))
         metrics.requested(ride, received)
-        if hops.PATH:
-            for hop, at in zip(("consumer", "worker", "chosen"), (received, *(hops.worker_span.get() or ()))):
-                hops.mark(ride.pk, hop, at)
-            hops.mark(ride.pk, "loop")
-        await self.join(events.ride_group(ride.pk))
+        if latency_trace.PATH:
+            for hop, at in zip(("consumer", "worker", "chosen"), (received, *(latency_trace.worker_span.get() or ()))):
+                latency_trace.mark(ride.pk, hop, at)
+            latency_trace.mark(ride.pk, "loop")
+        await self.join(announcements.ride_group(ride.pk))
         await self.send_json(wire.RIDE_UPDATE(ride=await database_sync_to_async(snapshots.ride)(ride)))
 
     async def on_ride_cancel(self, data):
-        await database_sync_to_async(rides.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
+        await database_sync_to_async(ride_steps.cancel_ride)(data["ride_id"], by="passenger", passenger=self.passenger, reason=data["reason"])
 
 
 def _is_auth_frame(text_data) -> bool:
@@ -246,14 +240,14 @@ class OperatorConsumer(BaseConsumer):
         await super().connect()
 
     async def on_connect(self):
-        await self.join(events.OPERATORS)
+        await self.join(announcements.OPERATORS)
         await self.send_snapshot()
 
     async def send_snapshot(self):
         await self.send_json(await database_sync_to_async(snapshots.for_operator)())
 
     async def on_ride_create(self, data):
-        ride = await offering.run(
+        ride = await offer_workers.run(
             offers.request_ride,
             pickup=data["pickup"], destination=data.get("destination"), caller_name=data["caller_name"], caller_phone=data["caller_phone"],
             needs=tuple(data["needs"]),
@@ -261,11 +255,11 @@ class OperatorConsumer(BaseConsumer):
         await self.send_json(wire.RIDE_CREATED(ride_id=ride.pk))
 
     async def on_ride_assign(self, data):
-        offer = await offering.run(offers.assign_by_operator, data["ride_id"], data["permit_id"])
+        offer = await offer_workers.run(offers.assign_by_operator, data["ride_id"], data["permit_id"])
         await self.send_json(wire.ASSIGNED(offer_id=offer.pk))
 
     async def on_ride_cancel(self, data):
-        await database_sync_to_async(rides.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
+        await database_sync_to_async(ride_steps.cancel_ride)(data["ride_id"], by="operator", reason=data["reason"])
 
     async def on_broadcast(self, data):
         await self.channel_layer.group_send("cabs", {"type": "relay", "message": wire.BROADCAST(text=data["text"])})

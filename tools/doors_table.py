@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _setup() -> None:
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_DEBUG", "1")
     import django
 

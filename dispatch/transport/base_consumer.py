@@ -22,10 +22,8 @@ from django.utils.translation import gettext as _
 from backend.api_errors import LawViolation
 from dispatch import errors, protocol, wire
 from dispatch.ops import metrics
-from dispatch.rides import offer_workers as offering
-from dispatch.transport import background_tick as background
-from dispatch.transport import layer_watch, off_loop
-from dispatch.transport import message_loop as pump
+from dispatch.rides import offer_workers
+from dispatch.transport import background_tick, layer_watch, message_loop, off_loop
 
 log = logging.getLogger("dispatch.consumers")  # the consumers' log, one name for the base and the roles
 POLICY_VIOLATION = wire.POLICY_CLOSE
@@ -42,7 +40,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         """Channels' ``AsyncConsumer.__call__`` with ``dispatch.transport.message_loop`` in place of ``await_many_dispatch``."""
         self.scope = scope
-        background.ensure_running()  # the outbox before any database batch announces (dispatch.events.post)
+        background_tick.ensure_running()  # the outbox before any database batch announces (dispatch.events.announcements.post)
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]
         if self.channel_layer is not None:
@@ -52,7 +50,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
         self.base_send = send
         self._handshake_decided, self._layer_failed = asyncio.Event(), False
         try:
-            await pump.dispatch_from(sources, self.dispatch)
+            await message_loop.dispatch_from(sources, self.dispatch)
         except StopConsumer:
             pass
 
@@ -157,11 +155,11 @@ class BaseConsumer(AsyncWebsocketConsumer):
         if text is not None and len(text) > protocol.INLINE_FRAME_BYTES:
             if len(text) > protocol.MAX_FRAME_BYTES:
                 raise protocol.ProtocolError("too_large", _("Mensagem grande demais."))
-            return await offering.run(off_loop.serve, self.role, text, self.cab_id())
+            return await offer_workers.run(off_loop.serve, self.role, text, self.cab_id())
         frame = protocol.load(text)
         kind = protocol.kind_of(self.role, frame)
         if (self.role, kind) in off_loop.SERVED:
-            return await offering.run(off_loop.serve, self.role, frame, self.cab_id())
+            return await offer_workers.run(off_loop.serve, self.role, frame, self.cab_id())
         return kind, protocol.validate(self.role, kind, frame)
 
     def cab_id(self) -> int | None:
