@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backend.trips.models import Ride
 from dispatch.models import Offer
-from dispatch.web.shift import ShiftQuery, shift_report
+from dispatch.web.shift import ShiftQuery, callers_rides, is_callers, shift_report
 from taxilaw.brazil import phone_tail
 
 MAX_LOOKUP_BODY = 1024  # a phone lookup's JSON body: anything longer is not one
@@ -93,11 +93,10 @@ def caller_history(request):
     if len(digits) < 8:
         return JsonResponse({"phone": digits, "names": [], "pickups": []})
     tail = phone_tail(digits)  # "(32) 99999-1234", "+5532999991234" and "999991234" are one caller
-    rides = (Ride.objects.filter(Q(caller_phone__contains=tail[-4:]) | Q(passenger__phone__endswith=tail))
-             .select_related("passenger").order_by("-requested_at")[:50])
+    rides = callers_rides(Ride.objects.all(), tail).order_by("-requested_at")[:50]
     names, pickups = {}, {}
     for ride in rides:
-        if phone_tail(ride.passenger.phone if ride.passenger_id else ride.caller_phone) != tail:
+        if not is_callers(ride, tail):
             continue
         name = ride.caller_name or (ride.passenger.name if ride.passenger_id else "")
         if name:

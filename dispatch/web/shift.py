@@ -62,6 +62,17 @@ def _phone_of(ride: Ride) -> str:
     return re.sub(r"\D", "", ride.passenger.phone if ride.passenger_id else ride.caller_phone)
 
 
+def callers_rides(rides: QuerySet, tail: str) -> QuerySet:
+    """The rides that may be the caller's whose phone ends in ``tail`` (``taxilaw.brazil.phone_tail``). Older rides keep
+    the caller's phone as typed ("(32) 3721-4455"), newer ones in E.164: narrowed in SQL by the last four digits, each
+    then decided by :func:`is_callers` (the last eight)."""
+    return rides.filter(Q(caller_phone__contains=tail[-4:]) | Q(passenger__phone__endswith=tail)).select_related("passenger")
+
+
+def is_callers(ride: Ride, tail: str) -> bool:
+    return phone_tail(ride.passenger.phone if ride.passenger_id else ride.caller_phone) == tail
+
+
 def _searched(rides: QuerySet, search: str) -> QuerySet:
     """The rides that match a phone, a plate or a ride number (module docstring)."""
     if not search:
@@ -72,10 +83,7 @@ def _searched(rides: QuerySet, search: str) -> QuerySet:
     digits = re.sub(r"\D", "", search)
     if len(digits) >= 8:
         tail = phone_tail(digits)
-        # Older rides keep the caller's phone as typed ("(32) 3721-4455"), newer ones in E.164: narrow in SQL by the
-        # last four, decide in Python by the last eight (taxilaw.brazil.phone_tail).
-        candidates = rides.filter(Q(caller_phone__contains=tail[-4:]) | Q(passenger__phone__endswith=tail)).select_related("passenger")
-        return rides.filter(pk__in=[r.pk for r in candidates if phone_tail(_phone_of(r)) == tail])
+        return rides.filter(pk__in=[r.pk for r in callers_rides(rides, tail) if is_callers(r, tail)])
     if digits:
         return rides.filter(pk=int(digits))
     return rides.none()
