@@ -210,9 +210,10 @@ class PassengerConsumer(BaseConsumer):
                                   passenger=self.passenger, needs=tuple(data["needs"]))
         metrics.requested(ride, received)
         if latency_trace.PATH:
-            for hop, at in zip(("consumer", "worker", "chosen"), (received, *(latency_trace.worker_span.get() or ()))):
+            marks = {"consumer": received, "loop": time.perf_counter()}
+            marks.update(zip(("worker", "chosen", "loop"), latency_trace.worker_span.get() or ()))
+            for hop, at in marks.items():
                 latency_trace.mark(ride.pk, hop, at)
-            latency_trace.mark(ride.pk, "loop")
         await self.join(announcements.ride_group(ride.pk))
         await self.send_json(wire.RIDE_UPDATE(ride=await database_sync_to_async(snapshots.ride)(ride)))
 

@@ -13,7 +13,8 @@ import os
 import time
 
 PATH = os.environ.get("DISPATCH_TRACE_HOPS", "")
-worker_span: contextvars.ContextVar = contextvars.ContextVar("worker_span", default=None)  # set by offer_workers.run
+# set by offer_workers.run: (started and ended in the worker, its answer read on the event loop)
+worker_span: contextvars.ContextVar = contextvars.ContextVar("worker_span", default=None)
 
 
 def mark(ride_id, hop: str, at: float | None = None) -> None:

@@ -3,6 +3,8 @@
 import asyncio
 import os
 import pickle
+import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -27,13 +29,31 @@ def die():
     os._exit(3)
 
 
+def divide(a, b):
+    return a / b
+
+
+def announce_later(group, seconds):
+    """Runs in the worker: a commit that announces after its caller has gone away."""
+    time.sleep(seconds)  # a duration, not a wait: the call must outlast its caller
+    announcements.post(group, {"type": "ride_update", "n": 1})
+    return os.getpid()
+
+
+async def _until(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
 @pytest.fixture
 def worker(settings, monkeypatch):
     settings.DISPATCH_OFFER_PROCESSES = 1
     posted = []
     monkeypatch.setattr(announcements, "post", lambda group, message: posted.append((group, message)))
     yield posted
-    offer_workers._forget_workers()
+    offer_workers.stop()
 
 
 @pytest.mark.article("Art. 66")
@@ -52,9 +72,48 @@ def test_a_refusal_in_the_worker_reaches_the_client_as_the_same_refusal(worker):
 
 
 def test_a_dead_worker_is_replaced_at_the_next_call(worker):
-    with pytest.raises(BrokenProcessPool):
-        asyncio.run(offer_workers.run(die))
-    assert asyncio.run(offer_workers.run(announce_twice, "g")) != os.getpid()
+    async def scenario():
+        with pytest.raises(BrokenProcessPool):
+            await offer_workers.run(die)
+        return await offer_workers.run(announce_twice, "g")
+
+    assert asyncio.run(scenario()) != os.getpid()
+
+
+def test_a_worker_killed_while_idle_fails_no_call(worker):
+    async def scenario():
+        first = await offer_workers.run(os.getpid)
+        os.kill(first, signal.SIGKILL)
+        await _until(lambda: not offer_workers._pool.workers[0].process.is_alive())
+        return first, await offer_workers.run(announce_twice, "cab.7")
+
+    first, second = asyncio.run(scenario())
+    assert second not in (first, os.getpid())
+    assert worker == [("cab.7", {"type": "offer", "n": 1}), ("cab.7", {"type": "ride_update", "n": 2})]
+
+
+@pytest.mark.article("Art. 66")
+def test_a_call_whose_caller_went_away_still_announces_what_it_committed(worker):
+    """A passenger who closes the page while the offer is being written: the cab still gets its offer."""
+
+    async def scenario():
+        await offer_workers.run(os.getpid)  # the worker loaded
+        caller = asyncio.create_task(offer_workers.run(announce_later, "cab.7", 0.3))
+        await _until(lambda: offer_workers._pool.idle.qsize() == 0)  # the worker has the call
+        caller.cancel()
+        await _until(lambda: worker)
+        assert caller.cancelled()
+        return await offer_workers.run(announce_twice, "cab.8")  # the worker is free again
+
+    asyncio.run(scenario())
+    assert worker == [("cab.7", {"type": "ride_update", "n": 1}),
+                      ("cab.8", {"type": "offer", "n": 1}), ("cab.8", {"type": "ride_update", "n": 2})]
+
+
+def test_an_unexpected_error_in_the_worker_carries_the_workers_traceback(worker):
+    with pytest.raises(ZeroDivisionError) as raised:
+        asyncio.run(offer_workers.run(divide, 1, 0))
+    assert any("in the offering worker" in note and "divide" in note for note in raised.value.__notes__)
 
 
 def test_dispatch_errors_survive_pickling():
