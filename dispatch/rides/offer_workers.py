@@ -76,9 +76,17 @@ class _Pool:
     def __init__(self, size: int):
         self.loop = asyncio.get_running_loop()
         self.size, self.workers = size, []
+        self.calls: set[asyncio.Task] = set()  # under way: kept here, the event loop holds tasks only weakly
         self.idle: asyncio.Queue[_Worker | None] = asyncio.Queue()
         for _ in range(size):
             self.idle.put_nowait(None)  # a place for a worker, started when first needed
+
+    def submit(self, payload: bytes) -> asyncio.Task:
+        """:meth:`call` as a task of its own: finished even if whoever awaits it goes away."""
+        task = self.loop.create_task(self.call(payload))
+        self.calls.add(task)
+        task.add_done_callback(self.calls.discard)
+        return task
 
     async def call(self, payload: bytes) -> tuple:
         """Make a call on an idle worker and post what its commits announced; ``(outcome, value, (started, ended,
@@ -138,7 +146,7 @@ def start() -> None:
     """Start the workers now (on the running event loop), so the first request does not wait for Django to load in them."""
     if settings.DISPATCH_OFFER_PROCESSES and _pool_here().idle.qsize() == _pool.size and not _pool.workers:
         for _ in range(_pool.size):
-            _pool.loop.create_task(_pool.call(pickle.dumps((os.getpid, (), {}))))
+            _pool.submit(pickle.dumps((os.getpid, (), {})))
 
 
 def _stop_with_the_server() -> None:
@@ -167,7 +175,7 @@ async def run(func, *args, **kwargs):
     if not settings.DISPATCH_OFFER_PROCESSES:
         return await database_sync_to_async(func, thread_sensitive=False, executor=_threads)(*args, **kwargs)
     # Shielded: a call sent is finished, and what it committed announced, even if its caller goes away meanwhile.
-    outcome, value, span = await asyncio.shield(_pool_here().call(pickle.dumps((func, args, kwargs))))
+    outcome, value, span = await asyncio.shield(_pool_here().submit(pickle.dumps((func, args, kwargs))))
     latency_trace.worker_span.set(span)
     if outcome == "raised":
         raise value
