@@ -207,12 +207,24 @@ def _serve(parent: int, sock: socket.socket) -> None:
     import django
 
     django.setup()
+    _load_what_calls_need()
     while True:
         try:
             func, args, kwargs = pickle.loads(conn.recv_bytes())  # noqa: S301 - our parent's call, on a socket pair
         except EOFError:
             return
         conn.send_bytes(_answer(*_call(func, args, kwargs)))
+
+
+def _load_what_calls_need() -> None:
+    """Load before the first call what it would otherwise load while its passenger waits: the street index that
+    names a pickup given without an address (0.15-0.25 s on a quiet machine, and the first offer of each of sixteen
+    workers took 0.25-0.5 s with eight serving processes on two cores: docs/dispatch-benchmark.md, "Cold workers"),
+    and the services' modules."""
+    from dispatch.rides import driver_steps, offers, ride_steps  # noqa: F401
+    from zones.gazetteer import default_gazetteer
+
+    default_gazetteer()
 
 
 def _call(func, args, kwargs) -> tuple:

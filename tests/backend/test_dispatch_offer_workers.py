@@ -29,6 +29,13 @@ def die():
     os._exit(3)
 
 
+def streets_loaded():
+    """Runs in the worker: whether the street index is already in memory."""
+    from zones.gazetteer import default_gazetteer
+
+    return default_gazetteer.cache_info().currsize
+
+
 def divide(a, b):
     return a / b
 
@@ -130,3 +137,9 @@ def test_a_refusal_of_the_law_core_survives_pickling_with_its_reasons_and_field(
     error = pickle.loads(pickle.dumps(refused))
     assert (error.detail, error.field, error.reasons) == (refused.detail, "meter_total", refused.reasons)
     assert error.payload() == refused.payload()
+
+
+def test_a_worker_has_the_street_index_loaded_before_its_first_call(worker):
+    """The first offer of a new worker names the pickup's street without loading the streets while its passenger
+    waits (docs/dispatch-benchmark.md, "Cold workers")."""
+    assert asyncio.run(offer_workers.run(streets_loaded)) == 1
