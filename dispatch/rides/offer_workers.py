@@ -71,15 +71,17 @@ class _Worker:
 
 
 class _Pool:
-    """``size`` workers on one event loop; a call waits for an idle one."""
+    """``size`` workers on one event loop, started at once; a call waits for an idle one."""
 
     def __init__(self, size: int):
         self.loop = asyncio.get_running_loop()
-        self.size, self.workers = size, []
+        self.workers: list[_Worker] = []
         self.calls: set[asyncio.Task] = set()  # under way: kept here, the event loop holds tasks only weakly
         self.idle: asyncio.Queue[_Worker | None] = asyncio.Queue()
         for _ in range(size):
-            self.idle.put_nowait(None)  # a place for a worker, started when first needed
+            self.idle.put_nowait(None)  # a place for a worker: the next call on it starts one
+        for _ in range(size):  # a first call each, so the first request does not wait for Django to load in them
+            self.submit(pickle.dumps((os.getpid, (), {})))
 
     def submit(self, payload: bytes) -> asyncio.Task:
         """:meth:`call` as a task of its own: finished even if whoever awaits it goes away."""
@@ -144,9 +146,8 @@ _pool: _Pool | None = None
 
 def start() -> None:
     """Start the workers now (on the running event loop), so the first request does not wait for Django to load in them."""
-    if settings.DISPATCH_OFFER_PROCESSES and _pool_here().idle.qsize() == _pool.size and not _pool.workers:
-        for _ in range(_pool.size):
-            _pool.submit(pickle.dumps((os.getpid, (), {})))
+    if settings.DISPATCH_OFFER_PROCESSES:
+        _pool_here()
 
 
 def _stop_with_the_server() -> None:
